@@ -1,0 +1,84 @@
+"""Card codes: parsing, ranks, suits and display with suit symbols.
+
+A card is ``rank + suit`` (``AS``, ``10H``, ``QD``) or a joker (``RJ``, ``BJ``), exactly as
+``shared/specs/dealing.md`` fixes them. Codes stay ASCII everywhere (storage, transcripts,
+custom ids); :func:`display` is the one place that turns them into ``A♠``, ``10♥``, ``🃏``.
+"""
+
+from __future__ import annotations
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+JOKERS: tuple[str, ...] = ("RJ", "BJ")
+
+SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+JOKER_SYMBOL = "🃏"
+
+#: Every card in canonical order: suits S, H, D, C; ranks A..K; then RJ, BJ.
+CANONICAL: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + JOKERS
+_VALID = frozenset(CANONICAL)
+
+#: Number of a rank: A = 1, 2..10, J = 11, Q = 12, K = 13.
+RANK_NUMBER: dict[str, int] = {r: i + 1 for i, r in enumerate(RANKS)}
+
+
+def is_card(code: str) -> bool:
+    """True when ``code`` is a valid card code."""
+    return code in _VALID
+
+
+def parse(text: str) -> str:
+    """Return the card code for ``text`` (case-insensitive, ``T`` accepted for 10).
+
+    Raises ``ValueError`` naming the text when it is not a card.
+    """
+    code = text.strip().upper()
+    if code.startswith("T") and len(code) == 2:
+        code = "10" + code[1]
+    if code == "JOKER":
+        code = "RJ"
+    if code not in _VALID:
+        raise ValueError(f"not a card: {text!r}")
+    return code
+
+
+def is_joker(code: str) -> bool:
+    """True for ``RJ`` and ``BJ``."""
+    return code in JOKERS
+
+
+def rank(code: str) -> str:
+    """The rank part of a non-joker card (``10H`` -> ``10``)."""
+    return code[:-1]
+
+
+def suit(code: str) -> str:
+    """The suit letter of a non-joker card (``10H`` -> ``H``)."""
+    return code[-1]
+
+
+def number(code: str) -> int:
+    """The rank number of a non-joker card: A = 1 … K = 13."""
+    return RANK_NUMBER[code[:-1]]
+
+
+def display(code: str) -> str:
+    """The card as a person reads it: ``A♠``, ``10♥``, ``🃏`` (red) / ``🃏`` (black)."""
+    if code in JOKERS:
+        return JOKER_SYMBOL
+    return code[:-1] + SUIT_SYMBOLS[code[-1]]
+
+
+def display_long(code: str) -> str:
+    """A longer form that tells the two jokers apart: ``red joker``, ``A♠``."""
+    if code == "RJ":
+        return "red joker 🃏"
+    if code == "BJ":
+        return "black joker 🃏"
+    return display(code)
+
+
+def show(cards: tuple[str, ...] | list[str], empty: str = "—") -> str:
+    """Cards joined by spaces for display, or ``empty`` when there are none."""
+    return " ".join(display(c) for c in cards) if cards else empty

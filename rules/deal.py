@@ -1,0 +1,110 @@
+"""The seeded random stream, the shuffle and the daily seeds (deal algorithm v1).
+
+Everything here is fixed to the bit by ``shared/specs/dealing.md``: block ``b`` of the
+stream is ``SHA-256(seed ‖ b)`` (both 8 bytes big-endian), read as four big-endian 64-bit
+words. A game keeps how many words it has used, so a later shuffle continues the same
+stream and a replay reproduces it. Pure functions only: no clock, no global random.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+from rules.cards import CANONICAL
+
+T = TypeVar("T")
+
+ALGORITHM = "v1"
+SEED_LIMIT = 2**64
+_TWO64 = 2**64
+
+
+def check_seed(seed: int) -> int:
+    """Return ``seed`` if it is a valid 64-bit seed, else raise ``ValueError``."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"a seed is an integer from 0 to 2**64 - 1, not {seed!r}")
+    return seed
+
+
+def word(seed: int, k: int) -> int:
+    """Word ``k`` of the stream of ``seed``."""
+    block = hashlib.sha256(seed.to_bytes(8, "big") + (k // 4).to_bytes(8, "big")).digest()
+    i = (k % 4) * 8
+    return int.from_bytes(block[i : i + 8], "big")
+
+
+class Stream:
+    """A cursor over the stream of one seed, starting at word ``position``.
+
+    Callers create one from a state's stored position, draw from it, and store
+    ``stream.position`` back into the new state.
+    """
+
+    __slots__ = ("_block", "_block_index", "position", "seed")
+
+    def __init__(self, seed: int, position: int = 0) -> None:
+        self.seed = check_seed(seed)
+        self.position = position
+        self._block_index = -1
+        self._block = b""
+
+    def next_word(self) -> int:
+        """The next 64-bit word of the stream."""
+        k = self.position
+        b = k >> 2
+        if b != self._block_index:
+            self._block = hashlib.sha256(
+                self.seed.to_bytes(8, "big") + b.to_bytes(8, "big")
+            ).digest()
+            self._block_index = b
+        i = (k & 3) * 8
+        self.position = k + 1
+        return int.from_bytes(self._block[i : i + 8], "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``, by rejection of the top partial range."""
+        if n <= 0:
+            raise ValueError("below(n) needs n >= 1")
+        limit = _TWO64 - (_TWO64 % n)
+        while True:
+            x = self.next_word()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher–Yates in place: for i from len-1 down to 1, swap i with below(i + 1)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def shuffled(seed: int, cards: Sequence[str], position: int = 0) -> tuple[tuple[str, ...], int]:
+    """Return ``(cards shuffled, new stream position)``; the input is left unchanged."""
+    stream = Stream(seed, position)
+    deck = list(cards)
+    stream.shuffle(deck)
+    return tuple(deck), stream.position
+
+
+# Canonical decks of each game, before shuffling.
+DONSOL_DECK: tuple[str, ...] = CANONICAL
+CLEAR_DECK: tuple[str, ...] = CANONICAL
+HIT_POINT_HEARTS: tuple[str, ...] = tuple(f"{r}H" for r in range(2, 11))
+TOMB_DECK: tuple[str, ...] = tuple(
+    c for c in CANONICAL if c != "BJ" and c not in HIT_POINT_HEARTS
+)
+
+
+def daily_seed(secret: str | bytes, game: str, variant: str, day: str) -> int:
+    """The seed of a daily challenge: HMAC-SHA256(secret, "<game>/<variant>/<YYYY-MM-DD>")[:8]."""
+    key = secret.encode() if isinstance(secret, str) else secret
+    message = f"{game}/{variant}/{day}".encode()
+    return int.from_bytes(hmac.new(key, message, hashlib.sha256).digest()[:8], "big")
+
+
+def commitment(seed: int) -> str:
+    """SHA-256 of the seed as 8 bytes big-endian, in hex: published before the reveal."""
+    return hashlib.sha256(check_seed(seed).to_bytes(8, "big")).hexdigest()

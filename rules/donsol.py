@@ -1,0 +1,319 @@
+"""Donsol: clear a 54-card dungeon, four cards a room, before your 21 HP run out.
+
+Rules as decided in ``shared/specs/donsol.md``:
+
+- ♥ potions heal (not after another potion: sickness), ♦ shields block, ♣ ♠ and the two
+  jokers are monsters. J/Q/K/A of ♥ ♦ are worth 11; monsters J 11, Q 13, K 15, A 17, jokers 21.
+- A used shield only holds against monsters lower than the last one on it; an equal or
+  higher one breaks it and hits in full.
+- Escaping puts the room's untaken cards under the dungeon and reshuffles it with the game's
+  stream. The variants decide when: ``normal`` (not twice in a row), ``easy`` (not twice in a
+  row unless no monster is left), ``hard`` (only when no monster is left). The first room may
+  always be escaped; the last room never.
+- Score ``[xp, hp]``: every card taken is 1 XP; a loss has 0 HP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.cards import display, show
+from rules.deal import DONSOL_DECK, Stream, shuffled
+from rules.engine import Game
+
+MAX_HP = 21
+ROOM_SIZE = 4
+DECK_SIZE = len(DONSOL_DECK)
+
+_FACE_WORTH = {"J": 11, "Q": 11, "K": 11, "A": 11}
+_MONSTER_WORTH = {"J": 11, "Q": 13, "K": 15, "A": 17}
+JOKER_WORTH = 21
+
+
+@dataclass(frozen=True, slots=True)
+class DonsolState:
+    """One moment of a Donsol run. Cards are codes; ``dungeon`` and ``room`` are top first."""
+
+    variant: str
+    seed: int
+    stream: int  # words of the seed's stream used so far
+    dungeon: tuple[str, ...]
+    room: tuple[str, ...]  # untaken cards of the room, in room order
+    hp: int = MAX_HP
+    shield: str | None = None
+    shield_last: int | None = None  # value of the last monster on the shield; None = fresh
+    shield_monsters: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    sick: bool = False
+    escaped_last: bool = False
+    first_room: bool = True
+    xp: int = 0
+    moves: int = 0
+    outcome: str | None = None  # None, "won" or "dead"
+    events: tuple[str, ...] = ()  # what the last action did, in sentences
+
+
+def value(card: str) -> int:
+    """What a card is worth: potion and shield strength, or monster damage."""
+    if card in ("RJ", "BJ"):
+        return JOKER_WORTH
+    r = card[:-1]
+    if card[-1] in "CS":
+        return _MONSTER_WORTH.get(r) or int(r)
+    return _FACE_WORTH.get(r) or int(r)
+
+
+def role(card: str) -> str:
+    """``potion``, ``shield`` or ``monster``."""
+    if card in ("RJ", "BJ") or card[-1] in "CS":
+        return "monster"
+    return "potion" if card[-1] == "H" else "shield"
+
+
+def is_monster(card: str) -> bool:
+    return card in ("RJ", "BJ") or card[-1] in "CS"
+
+
+class Donsol(Game[DonsolState]):
+    """The Donsol engine."""
+
+    key = "donsol"
+    title = "Donsol"
+    variants = ("normal", "easy", "hard")
+    state_type = DonsolState
+
+    def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> DonsolState:
+        if deck is None:
+            cards, used = shuffled(seed, DONSOL_DECK)
+        else:
+            if sorted(deck) != sorted(DONSOL_DECK):
+                raise ValueError("a Donsol deck holds each of the 54 cards exactly once")
+            cards, used = deck, 0
+        room, dungeon = cards[:ROOM_SIZE], cards[ROOM_SIZE:]
+        return DonsolState(
+            variant=variant,
+            seed=seed,
+            stream=used,
+            dungeon=dungeon,
+            room=room,
+            events=(f"You enter the dungeon. The first room: {show(room)}.",),
+        )
+
+    # ----- rules ---------------------------------------------------------------------------
+
+    def escape_refusal(self, s: DonsolState) -> str | None:
+        """Why escaping is not allowed now, or None when it is."""
+        if s.outcome is not None:
+            return "The game is over."
+        if not s.dungeon:
+            return "This is the last room: there is nowhere left to run."
+        if s.first_room:
+            return None
+        monsters_left = any(is_monster(c) for c in s.room)
+        if s.variant == "normal" and s.escaped_last:
+            return "You escaped the last room: clear this one first."
+        if s.variant == "easy" and s.escaped_last and monsters_left:
+            return "You escaped the last room: you may only run again once no monster is left here."
+        if s.variant == "hard" and monsters_left:
+            return "On hard you may only escape once no monster is left in the room."
+        return None
+
+    def actions(self, state: DonsolState) -> list[str]:
+        if state.outcome is not None:
+            return []
+        moves = [f"take {c}" for c in state.room]
+        if self.escape_refusal(state) is None:
+            moves.append("escape")
+        return moves
+
+    def refusal(self, state: DonsolState, action: str) -> str:
+        if state.outcome is not None:
+            return "The game is over."
+        verb, _, arg = action.partition(" ")
+        if verb == "take":
+            if arg in state.room:
+                return f"You cannot take {display(arg)} now."
+            return f"{_card_name(arg)} is not in this room."
+        if verb == "escape" and not arg:
+            return self.escape_refusal(state) or "You cannot escape now."
+        return f"{action!r} is not a Donsol move: take a card of the room, or escape."
+
+    def _apply(self, state: DonsolState, action: str) -> DonsolState:
+        if action == "escape":
+            return self._escape(state)
+        return self._take(state, action[5:])
+
+    def _take(self, s: DonsolState, card: str) -> DonsolState:
+        events: list[str] = []
+        room = tuple(c for c in s.room if c != card)
+        hp, sick = s.hp, s.sick
+        shield, last, on_shield, discard = s.shield, s.shield_last, s.shield_monsters, s.discard
+        worth = value(card)
+        kind = role(card)
+        if kind == "potion":
+            if sick:
+                events.append(f"You drink {display(card)}, but you are sick: it heals nothing.")
+            else:
+                healed = min(MAX_HP, hp + worth) - hp
+                hp += healed
+                if healed:
+                    events.append(f"You drink {display(card)} and heal {healed} HP.")
+                else:
+                    events.append(f"You drink {display(card)} at full health: it heals nothing.")
+                events.append("Another potion right away would do nothing: you feel sick.")
+            sick = True
+            discard += (card,)
+        elif kind == "shield":
+            if shield is not None:
+                discard += (shield, *on_shield)
+                events.append(
+                    f"You drop {display(shield)} and take up {display(card)} as your shield."
+                )
+            else:
+                events.append(f"You take up {display(card)} as your shield ({worth}).")
+            if sick:
+                events.append("You are no longer sick.")
+            shield, last, on_shield, sick = card, None, (), False
+        else:
+            sick = False
+            if shield is None:
+                damage = worth
+                discard += (card,)
+                events.append(f"You fight {display(card)} bare-handed and take {damage} damage.")
+            elif last is None or worth < last:
+                damage = max(0, worth - value(shield))
+                last, on_shield = worth, (*on_shield, card)
+                if damage:
+                    events.append(
+                        f"You fight {display(card)} ({worth}): your {display(shield)} blocks "
+                        f"{worth - damage}, you take {damage} damage."
+                    )
+                else:
+                    events.append(
+                        f"Your {display(shield)} absorbs {display(card)} ({worth}) completely."
+                    )
+            else:
+                damage = worth
+                events.append(
+                    f"Your {display(shield)} breaks on {display(card)} ({worth} ≥ {last}): "
+                    f"you take {damage} damage."
+                )
+                discard += (shield, *on_shield, card)
+                shield, last, on_shield = None, None, ()
+            hp -= damage
+        xp = s.xp + 1
+        common = dict(
+            room=room, sick=sick, shield=shield, shield_last=last, shield_monsters=on_shield,
+            discard=discard, xp=xp, moves=s.moves + 1,
+        )
+        if hp <= 0:
+            events.append(f"You fall after {xp} of {DECK_SIZE} cards.")
+            return replace(s, hp=0, outcome="dead", events=tuple(events), **common)
+        if room:
+            return replace(s, hp=hp, events=tuple(events), **common)
+        if not s.dungeon:
+            events.append(f"You have cleared the whole dungeon with {hp} HP. You win!")
+            return replace(s, hp=hp, outcome="won", events=tuple(events), **common)
+        new_room, dungeon = s.dungeon[:ROOM_SIZE], s.dungeon[ROOM_SIZE:]
+        events.append(f"Room cleared. The next room: {show(new_room)}.")
+        return replace(
+            s, hp=hp, events=tuple(events), **{**common, "room": new_room},
+            dungeon=dungeon, escaped_last=False, first_room=False,
+        )
+
+    def _escape(self, s: DonsolState) -> DonsolState:
+        stream = Stream(s.seed, s.stream)
+        pile = [*s.dungeon, *s.room]
+        stream.shuffle(pile)
+        room, dungeon = tuple(pile[:ROOM_SIZE]), tuple(pile[ROOM_SIZE:])
+        left = len(s.room)
+        events = (
+            f"You escape. {left} card{'s' if left != 1 else ''} go back under the dungeon, "
+            "and it is reshuffled.",
+            f"The next room: {show(room)}.",
+        )
+        return replace(
+            s, stream=stream.position, dungeon=dungeon, room=room, escaped_last=True,
+            first_room=False, moves=s.moves + 1, events=events,
+        )
+
+    # ----- what a player sees --------------------------------------------------------------
+
+    def score(self, s: DonsolState) -> list[int]:
+        return [s.xp, s.hp]
+
+    def score_text(self, s: DonsolState) -> str:
+        if s.outcome == "won":
+            return f"won with {s.hp} HP"
+        if s.outcome == "dead":
+            return f"died after {s.xp}/{DECK_SIZE} cards"
+        return f"{s.xp}/{DECK_SIZE} cards, {s.hp} HP"
+
+    def prompt(self, s: DonsolState) -> str:
+        if s.outcome == "won":
+            return f"You cleared the dungeon with {s.hp} HP."
+        if s.outcome == "dead":
+            return f"You died after {s.xp} of {DECK_SIZE} cards."
+        if self.escape_refusal(s) is None:
+            return "Take a card from the room, or escape."
+        return "Take a card from the room."
+
+    def view(self, state: DonsolState) -> dict[str, Any]:
+        reason = self.escape_refusal(state)
+        return {
+            "game": self.key,
+            "variant": state.variant,
+            "seed": state.seed,
+            "moves": state.moves,
+            "over": state.outcome is not None,
+            "won": state.outcome == "won",
+            "outcome": state.outcome,
+            "score": self.score(state),
+            "score_text": self.score_text(state),
+            "prompt": self.prompt(state),
+            "events": list(state.events),
+            "hp": state.hp,
+            "max_hp": MAX_HP,
+            "shield": state.shield,
+            "shield_last": state.shield_last,
+            "shield_monsters": list(state.shield_monsters),
+            "sick": state.sick,
+            "escaped_last": state.escaped_last,
+            "first_room": state.first_room,
+            "room": list(state.room),
+            "dungeon": len(state.dungeon),
+            "xp": state.xp,
+            "can_escape": reason is None,
+            "escape_reason": reason,
+        }
+
+    def text(self, state: DonsolState) -> str:
+        v = self.view(state)
+        shield = "none"
+        if v["shield"]:
+            last = v["shield_last"]
+            shield = f"{display(v['shield'])} " + (f"(last monster {last})" if last else "(fresh)")
+        bar = "█" * v["hp"] + "·" * (MAX_HP - v["hp"])
+        lines = [
+            f"{self.title} ({v['variant']}) · seed {v['seed']} · move {v['moves']}",
+            f"HP {v['hp']:>2}/{MAX_HP} {bar}",
+            f"Shield: {shield}   Sick: {'yes' if v['sick'] else 'no'}   XP: {v['xp']}",
+            f"Room: {show(v['room'])}   Dungeon: {v['dungeon']} cards",
+            *(f"  {e}" for e in v["events"]),
+        ]
+        if not v["over"] and not v["can_escape"]:
+            lines.append(f"Escape: {v['escape_reason']}")
+        lines.append(f"Score: {v['score_text']}")
+        lines.append(v["prompt"])
+        return "\n".join(lines)
+
+
+def _card_name(code: str) -> str:
+    try:
+        return display(code)
+    except (KeyError, IndexError, ValueError):
+        return repr(code) if code else "That card"
+
+
+DONSOL = Donsol()

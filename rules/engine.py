@@ -1,0 +1,157 @@
+"""The contract every game engine implements (``shared/specs/engine.md``).
+
+A game is a stateless object; a state is an immutable value. ``apply`` checks the action
+against ``actions`` first (python-chess's "parse, then push") and otherwise returns a new
+state, leaving its input untouched. ``dump``/``load`` turn a state into JSON-safe data and
+back, exactly; the dump is tagged with the engine's format version so that a store can
+tell a state it can no longer load and rebuild it by replaying the moves.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from rules.deal import check_seed
+
+S = TypeVar("S")
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in this state; the message says why, for a player.
+
+    ``index`` is set by :func:`replay` to the 0-based position of the refused action.
+    """
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+class Game(ABC, Generic[S]):
+    """One game: how to deal it, what may be done, what happens, and what a player sees."""
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    variants: ClassVar[tuple[str, ...]]
+    #: Bumped whenever the dumped state's shape or meaning changes.
+    format_version: ClassVar[int] = 1
+    state_type: ClassVar[type]
+
+    # ----- dealing -------------------------------------------------------------------------
+
+    def new(self, seed: int, variant: str | None = None, deck: Sequence[str] | None = None) -> S:
+        """Deal a new game from ``seed`` (or from the explicit ``deck``, top first).
+
+        Raises ``ValueError`` for an unknown variant, a bad seed or a deck that does not fit.
+        """
+        check_seed(seed)
+        return self._new(seed, self.variant(variant), tuple(deck) if deck is not None else None)
+
+    def variant(self, variant: str | None) -> str:
+        """The variant's name, the default for ``None``; ``ValueError`` for an unknown one."""
+        if variant is None:
+            return self.variants[0]
+        if variant not in self.variants:
+            choices = ", ".join(self.variants)
+            raise ValueError(f"{self.title} has no variant {variant!r} (choose from {choices})")
+        return variant
+
+    # ----- playing -------------------------------------------------------------------------
+
+    def apply(self, state: S, action: str) -> S:
+        """Return the state after ``action``.
+
+        Raises ``IllegalAction`` (saying why) when ``action`` is not in ``actions(state)``.
+        """
+        if not isinstance(action, str) or action not in self.actions(state):
+            raise IllegalAction(self.refusal(state, action if isinstance(action, str) else ""))
+        return self._apply(state, action)
+
+    def is_over(self, state: S) -> bool:
+        """True once no action is left."""
+        return not self.actions(state)
+
+    # ----- storage -------------------------------------------------------------------------
+
+    def dump(self, state: S) -> dict[str, Any]:
+        """The full state as JSON-safe data (hidden cards and stream position included)."""
+        data: dict[str, Any] = {"engine": f"{self.key}/{self.format_version}"}
+        for f in dataclasses.fields(state):  # type: ignore[arg-type]
+            data[f.name] = _thaw(getattr(state, f.name))
+        return data
+
+    def load(self, data: dict[str, Any]) -> S:
+        """Rebuild a state from :meth:`dump`'s output.
+
+        Raises ``ValueError`` when the data was written by another engine or format version.
+        """
+        tag = data.get("engine")
+        if tag != f"{self.key}/{self.format_version}":
+            raise ValueError(f"cannot load a {tag!r} state with the {self.key} engine")
+        fields = {k: _freeze(v) for k, v in data.items() if k != "engine"}
+        try:
+            return self.state_type(**fields)
+        except TypeError as exc:
+            raise ValueError(f"malformed {self.key} state: {exc}") from exc
+
+    # ----- what each game provides ---------------------------------------------------------
+
+    @abstractmethod
+    def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> S:
+        """Deal: ``variant`` is already checked, ``deck`` is an explicit order or None."""
+
+    @abstractmethod
+    def actions(self, state: S) -> list[str]:
+        """Every legal action now, in a stable order; ``[]`` when the game is over."""
+
+    @abstractmethod
+    def _apply(self, state: S, action: str) -> S:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def refusal(self, state: S, action: str) -> str:
+        """Why ``action`` is not legal here, in one sentence a player understands."""
+
+    @abstractmethod
+    def view(self, state: S) -> dict[str, Any]:
+        """The public, JSON-safe view: ``engine.md``'s keys and the game's own."""
+
+    @abstractmethod
+    def text(self, state: S) -> str:
+        """The board as plain text, for the terminal and for logs."""
+
+
+def replay(
+    game: Game[Any],
+    variant: str | None,
+    seed: int,
+    actions: Iterable[str],
+    deck: Sequence[str] | None = None,
+) -> Any:
+    """Deal and apply ``actions`` in order; return the final state.
+
+    Raises ``IllegalAction`` at the first refused action, with its 0-based ``index`` set and
+    its 1-based move number in the message.
+    """
+    state = game.new(seed, variant, deck)
+    for i, action in enumerate(actions):
+        try:
+            state = game.apply(state, action)
+        except IllegalAction as exc:
+            raise IllegalAction(f"move {i + 1} ({action!r}): {exc}", index=i) from exc
+    return state
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
