@@ -97,6 +97,9 @@ TOMB_DECK: tuple[str, ...] = tuple(
     c for c in CANONICAL if c != "BJ" and c not in HIT_POINT_HEARTS
 )
 
+#: The cards each game shuffles, by game key.
+DECKS: dict[str, tuple[str, ...]] = {"donsol": DONSOL_DECK, "tomb": TOMB_DECK, "clear": CLEAR_DECK}
+
 
 def daily_seed(secret: str | bytes, game: str, variant: str, day: str) -> int:
     """The seed of a daily challenge: HMAC-SHA256(secret, "<game>/<variant>/<YYYY-MM-DD>")[:8]."""
