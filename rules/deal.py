@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -20,6 +21,7 @@ T = TypeVar("T")
 ALGORITHM = "v1"
 SEED_LIMIT = 2**64
 _TWO64 = 2**64
+_FOUR_WORDS = struct.Struct(">4Q")  # a block's 32 bytes as four big-endian words
 
 
 def check_seed(seed: int) -> int:
@@ -43,26 +45,24 @@ class Stream:
     ``stream.position`` back into the new state.
     """
 
-    __slots__ = ("_block", "_block_index", "position", "seed")
+    __slots__ = ("_block_index", "_words", "position", "seed")
 
     def __init__(self, seed: int, position: int = 0) -> None:
         self.seed = check_seed(seed)
         self.position = position
         self._block_index = -1
-        self._block = b""
+        self._words: tuple[int, ...] = ()
 
     def next_word(self) -> int:
         """The next 64-bit word of the stream."""
         k = self.position
         b = k >> 2
         if b != self._block_index:
-            self._block = hashlib.sha256(
-                self.seed.to_bytes(8, "big") + b.to_bytes(8, "big")
-            ).digest()
+            digest = hashlib.sha256(self.seed.to_bytes(8, "big") + b.to_bytes(8, "big")).digest()
+            self._words = _FOUR_WORDS.unpack(digest)
             self._block_index = b
-        i = (k & 3) * 8
         self.position = k + 1
-        return int.from_bytes(self._block[i : i + 8], "big")
+        return self._words[k & 3]
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)``, by rejection of the top partial range."""
