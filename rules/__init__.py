@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rules.clear import CLEAR
 from rules.donsol import DONSOL
 from rules.engine import Game, IllegalAction
 from rules.engine import replay as _replay
 
 GAMES: dict[str, Game[Any]] = {
     DONSOL.key: DONSOL,
+    CLEAR.key: CLEAR,
 }
 
 

@@ -1,0 +1,705 @@
+"""Dungeon Solitaire: Tomb of Four Kings — delve for the four Kings' hoards and get out alive.
+
+Rules as decided in ``shared/specs/tomb.md``:
+
+- 2–10♥ are the hit point counter (never in the deck): 9 damage in all is death, 8 is not.
+- The 44-card deck is turned one card at a time into a *turn*. Aces burn as torches (the 4th
+  is lost in the dark unless the Scroll of Light, ``RJ``, is in the hand: it burns instead
+  and that Ace goes under the deck). Jacks are skills kept in the hand, Queens win the
+  encounter, Kings and ``RJ`` are treasure waiting in the turn.
+- The first 2–10 of ♠ ♦ ♣ is the encounter (monster, trap, door); later ones are action
+  cards, counted by number only. A monster fight goes on until an action card is high
+  enough (each lower one hits for the difference); a trap or a door gets one action card.
+- Skills: ``JS`` wins a fight, ``JD`` a trap before its card, ``JC`` a door before its card or
+  right after it fails, ``JH`` cancels one blow. A treasure drop worth at least the monster
+  ends a fight with no damage and no loot.
+- Winning collects the turn's treasure (every 2–10♦, King and ``RJ``); one card must stay
+  to mark the turn. A failed door discards ``door − action`` cards from the deck.
+- After N delve turns the way out takes N − 1 retreat turns. Score ``[kings, points, 1]``
+  out alive, ``[0, 0, 0]`` dead or lost in the dark; all four Kings out alive is a win.
+
+An action plays on through every step without a choice and stops only where more than one
+action is legal, at the end of a turn, or at the end of the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.cards import display, show
+from rules.deal import HIT_POINT_HEARTS, TOMB_DECK, shuffled
+from rules.engine import Game
+
+DEADLY_DAMAGE = 9  # the 2♥ would be turned: dead
+TORCHES = 4
+KINGS = 4
+SKILL_NAMES: dict[str, str] = {
+    "JS": "Go Berserk",
+    "JD": "Disarm Mechanism",
+    "JC": "Pick Lock",
+    "JH": "Dodge Blow",
+}
+#: Which skill beats which kind of encounter (by the encounter's suit).
+SKILL_FOR: dict[str, str] = {"S": "JS", "D": "JD", "C": "JC"}
+KIND_NAMES: dict[str, str] = {"S": "monster", "D": "trap", "C": "door"}
+
+_NUMBERS = tuple(str(n) for n in range(2, 11))
+#: 2–10 of ♠ ♦ ♣ by number: encounters and action cards.
+NUMBER: dict[str, int] = {f"{n}{s}": int(n) for n in _NUMBERS for s in "SDC"}
+#: What each treasure is worth, in the score and in a treasure drop.
+TREASURE_VALUE: dict[str, int] = {
+    **{f"{n}D": int(n) for n in _NUMBERS},
+    **{f"K{s}": 10 for s in "SHDC"},
+    "RJ": 6,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TombState:
+    """One moment of a Tomb run. Cards are codes; ``deck`` is top first.
+
+    Every card of the deal is in exactly one of ``deck``, ``torches``, ``hand``, ``turn``,
+    ``stacks``, ``discards`` and ``counter`` (with the nine hit point hearts beside them).
+    """
+
+    variant: str
+    seed: int
+    stream: int  # words of the seed's stream used so far (the deal's shuffle)
+    deck: tuple[str, ...]
+    torches: tuple[str, ...] = ()  # burnt Aces (and the Scroll of Light once it saved one)
+    hand: tuple[str, ...] = ()  # in the order the cards joined it
+    damage: int = 0
+    turn: tuple[str, ...] = ()  # the current turn's cards, in order (used Jacks included)
+    encounter: str | None = None  # None exactly between turns (and before a turn's encounter)
+    pending: str | None = None  # None, "dodge", "door" or "leave"
+    owed: int = 0  # the blow about to land ("dodge") or the cards to discard ("door")
+    phase: str = "delve"  # "delve", "retreat" or "over"
+    delve_turns: int = 0  # finished delve turns
+    retreat_turns: int = 0  # finished retreat turns
+    retreat_needed: int | None = None  # N − 1 once the player turned back
+    stacks: tuple[str, ...] = ()  # cards of finished turns, stacked face down
+    discards: tuple[str, ...] = ()  # cards a failed door threw out of the game
+    counter: tuple[str, ...] = ()  # J♥ once played on the hit point counter
+    outcome: str | None = None  # None, "won", "escaped", "dead" or "lost_in_dark"
+    moves: int = 0
+    events: tuple[str, ...] = ()  # what the last action did, in sentences
+
+
+def is_treasure(card: str) -> bool:
+    """True for the cards a won turn collects: 2–10♦, Kings and the Scroll of Light."""
+    return card in TREASURE_VALUE
+
+
+def score_of(hand: tuple[str, ...] | list[str]) -> tuple[int, int]:
+    """``(kings, points)`` of a hand: K 10, 2–10♦ face value, ``RJ`` 6, Jacks 0."""
+    kings = sum(1 for c in hand if c[0] == "K")
+    points = sum(TREASURE_VALUE.get(c, 0) for c in hand)
+    return kings, points
+
+
+def hp_card(damage: int) -> str | None:
+    """The heart showing on the hit point counter after ``damage``; None once dead."""
+    return f"{10 - damage}H" if damage < DEADLY_DAMAGE else None
+
+
+def locations(state: TombState) -> dict[str, tuple[str, ...]]:
+    """Where every card of the deal is: the 44 (or fewer) deck cards and the 9 hearts."""
+    return {
+        "deck": state.deck,
+        "torches": state.torches,
+        "hand": state.hand,
+        "turn": state.turn,
+        "stacks": state.stacks,
+        "discards": state.discards,
+        "counter": HIT_POINT_HEARTS + state.counter,
+    }
+
+
+def encounter_options(hand: tuple[str, ...] | list[str], encounter: str) -> list[str]:
+    """The actions before the next card of an encounter: flip, its skill, treasure drops."""
+    suit = encounter[-1]
+    options = ["flip"]
+    skill = SKILL_FOR[suit]
+    if skill in hand:
+        options.append(f"skill {skill}")
+    if suit == "S":
+        strength = NUMBER[encounter]
+        options.extend(
+            f"drop {c}" for c in hand if TREASURE_VALUE.get(c, 0) >= strength
+        )
+    return options
+
+
+class _Table:
+    """A mutable working copy of a state while one action plays out (fast, then frozen)."""
+
+    __slots__ = (
+        "counter", "damage", "deck", "delve_turns", "discards", "encounter", "events",
+        "favour", "hand", "in_turn", "outcome", "owed", "pending", "phase", "retreat_needed",
+        "retreat_turns", "stacks", "torches", "turn",
+    )
+
+    def __init__(self, s: TombState) -> None:
+        self.deck = list(s.deck)
+        self.torches = list(s.torches)
+        self.hand = list(s.hand)
+        self.turn = list(s.turn)
+        self.stacks = list(s.stacks)
+        self.discards = list(s.discards)
+        self.counter = list(s.counter)
+        self.damage = s.damage
+        self.encounter = s.encounter
+        self.pending = s.pending
+        self.owed = s.owed
+        self.phase = s.phase
+        self.delve_turns = s.delve_turns
+        self.retreat_turns = s.retreat_turns
+        self.retreat_needed = s.retreat_needed
+        self.outcome = s.outcome
+        # Every stop inside a turn has its encounter out, so this is all a state must keep;
+        # a Queen's favour is spent the moment the encounter appears.
+        self.in_turn = s.encounter is not None
+        self.favour = False
+        self.events: list[str] = []
+
+    def freeze(self, s: TombState) -> TombState:
+        return TombState(
+            variant=s.variant, seed=s.seed, stream=s.stream, deck=tuple(self.deck),
+            torches=tuple(self.torches), hand=tuple(self.hand), damage=self.damage,
+            turn=tuple(self.turn), encounter=self.encounter, pending=self.pending,
+            owed=self.owed, phase=self.phase, delve_turns=self.delve_turns,
+            retreat_turns=self.retreat_turns, retreat_needed=self.retreat_needed,
+            stacks=tuple(self.stacks), discards=tuple(self.discards),
+            counter=tuple(self.counter), outcome=self.outcome, moves=s.moves + 1,
+            events=tuple(self.events),
+        )
+
+    # ----- the flow of a turn --------------------------------------------------------------
+
+    def play_on(self) -> None:
+        """Turn cards until the player has a choice, the turn ends or the game does."""
+        while self.in_turn and self.outcome is None and self.pending is None:
+            if self.encounter is not None and len(encounter_options(self.hand, self.encounter)) > 1:
+                return
+            self.turn_card()
+
+    def start_turn(self) -> None:
+        self.in_turn = True
+        if self.phase == "delve":
+            number = self.delve_turns + 1
+            if number == 1:
+                self.events.append("You step into the tomb: turn 1.")
+            else:
+                self.events.append(f"You delve deeper: turn {number}.")
+        else:
+            self.events.append(
+                f"You head for the exit: retreat turn {self.retreat_turns + 1} "
+                f"of {self.retreat_needed}."
+            )
+
+    def turn_card(self) -> None:
+        if not self.deck:
+            self.end("lost_in_dark", "The deck is empty: you are lost in the dark.")
+            return
+        card = self.deck.pop(0)
+        shown = display(card)
+        if card[0] == "A":
+            self.burn(card, f"You turn {shown}")
+        elif card[0] == "J" and card != "RJ":
+            self.hand.append(card)
+            self.events.append(f"You turn {shown}: {SKILL_NAMES[card]} joins your hand.")
+        elif card[0] == "Q":
+            self.turn.append(card)
+            if self.encounter is not None:
+                self.events.append(
+                    f"You turn {shown}: the goddess smiles on you and the "
+                    f"{self.encounter_name()} gives way."
+                )
+                self.win()
+            elif self.favour:
+                self.events.append(f"You turn {shown}: the goddess already favours you.")
+            else:
+                self.favour = True
+                self.events.append(
+                    f"You turn {shown}: the goddess smiles on you. The next encounter is won."
+                )
+        elif card not in NUMBER:  # a King or the Scroll of Light
+            self.turn.append(card)
+            what = "the Scroll of Light" if card == "RJ" else "a King's treasure"
+            self.events.append(f"You turn {shown}: {what}! It waits in the turn.")
+        else:
+            self.turn.append(card)
+            if self.encounter is None:
+                self.meet(card)
+            else:
+                self.attempt(card)
+
+    def meet(self, card: str) -> None:
+        self.encounter = card
+        strength = NUMBER[card]
+        suit = card[-1]
+        if suit == "S":
+            what = f"a monster of strength {strength} blocks the way."
+        elif suit == "D":
+            what = f"a trap of strength {strength} guards the way."
+        else:
+            what = f"a door sealed with strength {strength} bars the way."
+        self.events.append(f"You turn {display(card)}: {what}")
+        if self.favour:
+            self.events.append(f"By the goddess's favour the {self.encounter_name()} gives way.")
+            self.win()
+
+    def attempt(self, card: str) -> None:
+        enc = self.encounter
+        assert enc is not None
+        shown, strength, value = display(card), NUMBER[enc], NUMBER[card]
+        suit = enc[-1]
+        if value >= strength:
+            verb = {"S": "slays", "D": "disarms", "C": "opens"}[suit]
+            self.events.append(f"Your {shown} {verb} the {self.encounter_name()}.")
+            self.win()
+            return
+        short = strength - value
+        if suit == "S":
+            self.events.append(f"Your {shown} falls short: the monster hits you for {short}.")
+            self.blow(short)
+        elif suit == "D":
+            self.events.append(f"Your {shown} falls short: the trap springs for {short}.")
+            self.blow(short)
+            if self.pending is None and self.outcome is None:
+                self.lose_turn()
+        elif "JC" in self.hand:
+            self.events.append(
+                f"Your {shown} fails to open the {display(enc)} door: pick the lock with "
+                f"J♣, or discard {short} card{_s(short)}."
+            )
+            self.pending, self.owed = "door", short
+        else:
+            self.events.append(
+                f"Your {shown} fails to open the {display(enc)} door: you discard "
+                f"{short} card{_s(short)}."
+            )
+            self.discard(short)
+
+    def blow(self, amount: int) -> None:
+        if "JH" in self.hand:
+            self.pending, self.owed = "dodge", amount
+            self.events.append(f"J♥ in your hand could dodge this blow of {amount}.")
+        else:
+            self.hurt(amount)
+
+    def hurt(self, amount: int) -> None:
+        self.damage += amount
+        if self.damage >= DEADLY_DAMAGE:
+            self.end("dead", f"You take {amount} damage ({self.damage} in all): you die.")
+            return
+        showing = display(f"{10 - self.damage}H")
+        self.events.append(f"You take {amount} damage ({self.damage} in all, {showing} showing).")
+
+    def after_blow(self) -> None:
+        """A blow was dodged or taken: a trap's turn is lost, a fight goes on."""
+        if self.outcome is None and self.encounter is not None and self.encounter[-1] == "D":
+            self.lose_turn()
+
+    def discard(self, count: int) -> None:
+        for _ in range(count):
+            if not self.deck:
+                self.end("lost_in_dark", "The deck runs out while you discard: lost in the dark.")
+                return
+            card = self.deck.pop(0)
+            if card[0] == "A":
+                self.burn(card, f"You discard {display(card)}")
+                if self.outcome is not None:
+                    return
+            else:
+                self.discards.append(card)
+                self.events.append(f"You discard {display(card)}: it is out of the game.")
+        self.lose_turn()
+
+    def burn(self, ace: str, lead: str) -> None:
+        """An Ace turned up (``lead`` says how): a torch burns, or the 4th-Ace rule."""
+        burnt = sum(1 for c in self.torches if c != "RJ")
+        if burnt < TORCHES - 1:
+            self.torches.append(ace)
+            left = TORCHES - 1 - burnt
+            self.events.append(f"{lead}: a torch burns out, {left} left.")
+        elif "RJ" in self.hand:
+            self.hand.remove("RJ")
+            self.torches.append("RJ")
+            self.deck.append(ace)
+            self.events.append(
+                f"{lead}: your last torch fails, but the Scroll of Light 🃏 burns in its "
+                f"place and {display(ace)} goes to the bottom of the deck."
+            )
+        else:
+            self.torches.append(ace)
+            self.end("lost_in_dark", f"{lead}: your last torch burns out. Darkness falls.")
+
+    def win(self) -> None:
+        treasures = [c for c in self.turn if c in TREASURE_VALUE]
+        if treasures and len(treasures) == len(self.turn):
+            if len(treasures) == 1:  # cannot happen with real cards; keep it anyway
+                self.leave(treasures[0])
+                return
+            self.pending = "leave"
+            self.events.append(
+                "The turn holds only treasure: choose one card to leave behind to mark it."
+            )
+            return
+        self.collect(treasures)
+
+    def collect(self, treasures: list[str]) -> None:
+        if treasures:
+            self.hand.extend(treasures)
+            self.turn = [c for c in self.turn if c not in treasures]
+            self.events.append(f"You collect {show(treasures)}.")
+        self.end_turn()
+
+    def leave(self, card: str) -> None:
+        self.pending = None
+        self.events.append(f"You leave {display(card)} to mark the turn.")
+        self.collect([c for c in self.turn if c != card])
+
+    def lose_turn(self) -> None:
+        lost = [c for c in self.turn if c in TREASURE_VALUE]
+        if lost:
+            self.events.append(f"The turn is lost, and {show(lost)} with it.")
+        else:
+            self.events.append("The turn is lost.")
+        self.end_turn()
+
+    def end_turn(self) -> None:
+        self.stacks.extend(self.turn)
+        self.turn = []
+        self.encounter = None
+        self.favour = False
+        self.in_turn = False
+        if self.phase == "delve":
+            self.delve_turns += 1
+            return
+        self.retreat_turns += 1
+        if self.retreat_needed is not None and self.retreat_turns >= self.retreat_needed:
+            self.get_out()
+
+    def get_out(self) -> None:
+        kings, points = score_of(self.hand)
+        if kings == KINGS:
+            self.end("won", f"You climb out with all four Kings' hoards: {kings}/{points}. "
+                            "You win!")
+        else:
+            self.end("escaped", f"You climb out of the tomb alive with {kings}/{points}.")
+
+    def end(self, outcome: str, sentence: str) -> None:
+        self.outcome = outcome
+        self.phase = "over"
+        self.pending = None
+        self.owed = 0
+        self.in_turn = False
+        self.events.append(sentence)
+
+    def encounter_name(self) -> str:
+        enc = self.encounter
+        return f"{display(enc)} {KIND_NAMES[enc[-1]]}" if enc else "encounter"
+
+
+class Tomb(Game[TombState]):
+    """The Tomb of Four Kings engine."""
+
+    key = "tomb"
+    title = "Tomb of Four Kings"
+    variants = ("standard",)
+    state_type = TombState
+
+    def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> TombState:
+        if deck is None:
+            cards, used = shuffled(seed, TOMB_DECK)
+        else:
+            known = set(TOMB_DECK)
+            strays = [c for c in deck if c not in known]
+            if strays:
+                raise ValueError(f"not a Tomb card: {', '.join(map(str, strays))}")
+            if len(set(deck)) != len(deck):
+                raise ValueError("a Tomb deck holds each card at most once")
+            cards, used = deck, 0
+        return TombState(
+            variant=variant,
+            seed=seed,
+            stream=used,
+            deck=cards,
+            events=(f"The tomb lies before you: {len(cards)} cards, four torches, 9 hit points.",),
+        )
+
+    # ----- rules ---------------------------------------------------------------------------
+
+    def actions(self, state: TombState) -> list[str]:
+        if state.outcome is not None:
+            return []
+        pending = state.pending
+        if pending == "dodge":
+            return ["dodge", "endure"]
+        if pending == "door":
+            return ["skill JC", "discard"]
+        if pending == "leave":
+            return [f"leave {c}" for c in state.turn if c in TREASURE_VALUE]
+        if state.encounter is None:
+            # Between turns: once a delve turn is done the player may turn back; during the
+            # retreat (and before the first card) turning the next card is the only move.
+            if state.phase == "delve" and state.delve_turns > 0:
+                return ["flip", "retreat"]
+            return ["flip"]
+        return encounter_options(state.hand, state.encounter)
+
+    def _apply(self, state: TombState, action: str) -> TombState:
+        t = _Table(state)
+        verb, _, arg = action.partition(" ")
+        if verb == "flip":
+            if t.in_turn:
+                t.turn_card()
+            else:
+                t.start_turn()
+        elif verb == "retreat":
+            t.retreat_needed = t.delve_turns - 1
+            t.phase = "retreat"
+            if t.retreat_needed == 0:
+                t.events.append("You turn back after a single turn: the way out is right there.")
+                t.get_out()
+            else:
+                t.events.append(
+                    f"You turn back: {t.retreat_needed} retreat turn"
+                    f"{_s(t.retreat_needed)} to the way out."
+                )
+        elif verb == "skill":
+            t.hand.remove(arg)
+            t.turn.append(arg)
+            if t.pending == "door":
+                t.pending, t.owed = None, 0
+                t.events.append(f"You play {display(arg)}, {SKILL_NAMES[arg]}: the lock gives.")
+            else:
+                t.events.append(
+                    f"You play {display(arg)}, {SKILL_NAMES[arg]}: the {t.encounter_name()} "
+                    "is overcome."
+                )
+            t.win()
+        elif verb == "drop":
+            t.hand.remove(arg)
+            t.turn.append(arg)
+            t.events.append(
+                f"You drop {display(arg)} to buy off the {t.encounter_name()}: no damage, "
+                "no loot."
+            )
+            t.lose_turn()
+        elif verb == "dodge":
+            t.hand.remove("JH")
+            t.counter.append("JH")
+            t.events.append(f"You dodge the blow of {t.owed} with J♥.")
+            t.pending, t.owed = None, 0
+            t.after_blow()
+        elif verb == "endure":
+            amount = t.owed
+            t.pending, t.owed = None, 0
+            t.hurt(amount)
+            t.after_blow()
+        elif verb == "discard":
+            count = t.owed
+            t.pending, t.owed = None, 0
+            t.events.append(f"You keep J♣ and discard {count} card{_s(count)}.")
+            t.discard(count)
+        else:  # leave
+            t.leave(arg)
+        t.play_on()
+        return t.freeze(state)
+
+    def refusal(self, state: TombState, action: str) -> str:
+        if state.outcome is not None:
+            return "The game is over."
+        verb, _, arg = action.partition(" ")
+        pending = state.pending
+        waiting = {
+            "dodge": f"A blow of {state.owed} is landing: dodge it or endure it first.",
+            "door": "The door held: pick the lock with J♣ or discard first.",
+            "leave": "Choose the treasure that stays to mark the turn first.",
+        }
+        if verb == "flip" and not arg:
+            return waiting.get(pending or "", "You cannot turn a card now.")
+        if verb == "retreat" and not arg:
+            if state.phase == "retreat":
+                return "You are already on your way out."
+            if state.encounter is not None:
+                return "You can only turn back between turns."
+            if state.delve_turns == 0:
+                return "You have not entered the tomb yet: turn the first card."
+            return waiting.get(pending or "", "You cannot turn back now.")
+        if verb == "skill":
+            return self._skill_refusal(state, arg)
+        if verb in ("dodge", "endure") and not arg:
+            if pending != "dodge":
+                return "No blow is landing."
+            return "You have no J♥." if verb == "dodge" else "You cannot endure now."
+        if verb == "discard" and not arg:
+            if pending != "door":
+                return "Only a door that held while you hold J♣ asks you to discard."
+            return "You cannot discard now."
+        if verb == "drop":
+            return self._drop_refusal(state, arg)
+        if verb == "leave":
+            if pending != "leave":
+                return "You only leave a treasure behind when a won turn holds nothing else."
+            return f"{_card_name(arg)} is not a treasure of this turn."
+        return (
+            f"{action!r} is not a Tomb move: flip, retreat, skill JS|JD|JC, dodge, endure, "
+            "discard, drop <card> or leave <card>."
+        )
+
+    def _skill_refusal(self, state: TombState, card: str) -> str:
+        if card == "JH":
+            return "Dodge Blow (J♥) is played with 'dodge' when a blow is about to land."
+        if card not in ("JS", "JD", "JC"):
+            return f"{_card_name(card)} is not a skill: play JS, JD or JC."
+        if card not in state.hand:
+            return f"You have no {display(card)}."
+        if state.pending is not None and not (state.pending == "door" and card == "JC"):
+            return {
+                "dodge": f"A blow of {state.owed} is landing: dodge it or endure it first.",
+                "door": "The door held: only Pick Lock (J♣) helps now.",
+                "leave": "The encounter is already won.",
+            }[state.pending]
+        enc = state.encounter
+        needs = {"JS": "a monster", "JD": "a trap, before its card", "JC": "a sealed door"}[card]
+        if enc is None or SKILL_FOR[enc[-1]] != card:
+            return f"{SKILL_NAMES[card]} ({display(card)}) only works against {needs}."
+        return f"You cannot play {display(card)} now."
+
+    def _drop_refusal(self, state: TombState, card: str) -> str:
+        if state.pending is not None:
+            return "You can only drop treasure before turning a card against a monster."
+        enc = state.encounter
+        if enc is None or enc[-1] != "S":
+            return "Treasure is only dropped to escape a monster."
+        if card not in state.hand:
+            return f"You have no {_card_name(card)}."
+        if card not in TREASURE_VALUE:
+            return f"{display(card)} is not treasure."
+        worth = TREASURE_VALUE[card]
+        return f"Your {display(card)} is worth {worth}, not enough to buy off the {display(enc)}."
+
+    # ----- what a player sees --------------------------------------------------------------
+
+    def score(self, s: TombState) -> list[int]:
+        if s.outcome in ("dead", "lost_in_dark"):
+            return [0, 0, 0]
+        kings, points = score_of(s.hand)
+        return [kings, points, 1]
+
+    def score_text(self, s: TombState) -> str:
+        if s.outcome == "dead":
+            return "dead — 0"
+        if s.outcome == "lost_in_dark":
+            return "lost in the dark — 0"
+        kings, points = score_of(s.hand)
+        return f"{kings}/{points}"
+
+    def prompt(self, s: TombState) -> str:
+        if s.outcome == "won":
+            return f"You escaped with all four Kings: {self.score_text(s)}. You win!"
+        if s.outcome == "escaped":
+            return f"You escaped alive with {self.score_text(s)}."
+        if s.outcome == "dead":
+            return "You died in the tomb."
+        if s.outcome == "lost_in_dark":
+            return "You are lost in the dark forever."
+        if s.pending == "dodge":
+            return f"A blow of {s.owed} is about to land: dodge it with J♥, or endure it?"
+        if s.pending == "door":
+            return f"The door held: pick the lock with J♣, or discard {s.owed} card{_s(s.owed)}?"
+        if s.pending == "leave":
+            return "The turn holds only treasure: which card stays behind to mark it?"
+        enc = s.encounter
+        if enc is None:
+            if s.phase == "retreat":
+                return (
+                    f"Turn the first card of retreat turn {s.retreat_turns + 1} "
+                    f"of {s.retreat_needed}."
+                )
+            if s.delve_turns == 0:
+                return "Turn the first card to enter the tomb."
+            return "Delve deeper, or turn back?"
+        name = f"the {display(enc)} {KIND_NAMES[enc[-1]]}"
+        if enc[-1] == "S":
+            return f"Fight {name}: turn a card, or use what your hand offers?"
+        return f"Face {name}: turn a card, or play {display(SKILL_FOR[enc[-1]])}?"
+
+    def view(self, state: TombState) -> dict[str, Any]:
+        over = state.outcome is not None
+        return {
+            "game": self.key,
+            "variant": state.variant,
+            "seed": state.seed,
+            "moves": state.moves,
+            "over": over,
+            "won": state.outcome == "won",
+            "outcome": state.outcome,
+            "score": self.score(state),
+            "score_text": self.score_text(state),
+            "prompt": self.prompt(state),
+            "events": list(state.events),
+            "damage": state.damage,
+            "hp_card": hp_card(state.damage),
+            "torches": list(state.torches),
+            "hand": list(state.hand),
+            "phase": "over" if over else state.phase,
+            "delve_turns": state.delve_turns,
+            "retreat_turns": state.retreat_turns,
+            "retreat_needed": state.retreat_needed,
+            "turn": list(state.turn),
+            "encounter": state.encounter,
+            "deck": len(state.deck),
+            "pending": state.pending,
+            "owed": state.owed,
+        }
+
+    def text(self, state: TombState) -> str:
+        v = self.view(state)
+        heart = display(v["hp_card"]) if v["hp_card"] else "none"
+        bar = "█" * min(v["damage"], DEADLY_DAMAGE) + "·" * max(0, DEADLY_DAMAGE - v["damage"])
+        burnt = sum(1 for c in v["torches"] if c != "RJ")
+        if v["retreat_needed"] is None:
+            way = f"delve turns {v['delve_turns']}"
+        else:
+            way = (
+                f"delve turns {v['delve_turns']}, retreat {v['retreat_turns']}"
+                f"/{v['retreat_needed']}"
+            )
+        enc = v["encounter"]
+        lines = [
+            f"{self.title} ({v['variant']}) · seed {v['seed']} · move {v['moves']}",
+            f"Damage {v['damage']:>2} {bar} showing {heart}",
+            f"Torches: {show(v['torches'])} ({TORCHES - burnt} left)   Deck: {v['deck']} cards",
+            f"Hand: {show(v['hand'])}",
+            f"Phase: {v['phase']}, {way}",
+            f"Turn: {show(v['turn'])}"
+            + (f"   Encounter: {display(enc)} {KIND_NAMES[enc[-1]]}" if enc else ""),
+            *(f"  {e}" for e in v["events"]),
+            f"Score: {v['score_text']}",
+            v["prompt"],
+        ]
+        if not v["over"]:
+            lines.append("Moves: " + " · ".join(self.actions(state)))
+        return "\n".join(lines)
+
+
+# Helpers
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _card_name(code: str) -> str:
+    try:
+        return display(code)
+    except (KeyError, IndexError, ValueError):
+        return repr(code) if code else "That card"
+
+
+TOMB = Tomb()
