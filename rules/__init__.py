@@ -17,9 +17,11 @@ from rules.clear import CLEAR
 from rules.donsol import DONSOL
 from rules.engine import Game, IllegalAction
 from rules.engine import replay as _replay
+from rules.tomb import TOMB
 
 GAMES: dict[str, Game[Any]] = {
     DONSOL.key: DONSOL,
+    TOMB.key: TOMB,
     CLEAR.key: CLEAR,
 }
 
