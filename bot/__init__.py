@@ -1,0 +1,1 @@
+"""Dungeon Deck's Discord bot: adapter, service and store above the pure `rules` engines."""
