@@ -625,9 +625,14 @@ class Tomb(Game[TombState]):
                 return "Turn the first card to enter the tomb."
             return "Delve deeper, or turn back?"
         name = f"the {display(enc)} {KIND_NAMES[enc[-1]]}"
-        if enc[-1] == "S":
-            return f"Fight {name}: turn a card, or use what your hand offers?"
-        return f"Face {name}: turn a card, or play {display(SKILL_FOR[enc[-1]])}?"
+        choices = ["turn a card"]
+        skill = SKILL_FOR[enc[-1]]
+        if skill in s.hand:
+            choices.append(f"play {display(skill)} ({SKILL_NAMES[skill]})")
+        if any(a.startswith("drop ") for a in encounter_options(s.hand, enc)):
+            choices.append("drop a treasure to buy it off")
+        verb = "Fight" if enc[-1] == "S" else "Face"
+        return f"{verb} {name}: {', '.join(choices[:-1])} or {choices[-1]}?"
 
     def view(self, state: TombState) -> dict[str, Any]:
         over = state.outcome is not None
@@ -683,8 +688,6 @@ class Tomb(Game[TombState]):
             f"Score: {v['score_text']}",
             v["prompt"],
         ]
-        if not v["over"]:
-            lines.append("Moves: " + " · ".join(self.actions(state)))
         return "\n".join(lines)
 
 

@@ -149,6 +149,9 @@ def test_e6_endure_then_dodge() -> None:
 def test_e7_treasure_drop_loses_the_turn() -> None:
     state = play("7D 10C KS 7S 2C 2S", "flip", "flip")
     assert TOMB.actions(state) == ["flip", "drop 7D"]
+    assert view(state)["prompt"] == (
+        "Fight the 7♠ monster: turn a card or drop a treasure to buy it off?"
+    )
     state = TOMB.apply(state, "drop 7D")
     v = view(state)
     assert v["hand"] == []
@@ -360,7 +363,7 @@ def test_text_shows_the_board() -> None:
     assert "Damage  6" in text
     assert "showing 4♥" in text
     assert "Hand: J♠" in text
-    assert "Moves: flip · skill JS" in text
+    assert "Fight the 10♠ monster: turn a card or play J♠ (Go Berserk)?" in text
 
 
 # ----- refusals -------------------------------------------------------------------------------
