@@ -1,0 +1,56 @@
+"""Boards: how every game looks in Discord — an engine's view turned into an embed and buttons.
+
+Pure rendering: no service, no store, no Discord connection. The adapter turns each
+:class:`ButtonSpec` into a button whose custom id is ``dd:<run id>:<move>:<action>`` and adds
+its own controls in row 4::
+
+    board = render_board(game.view(state), game.actions(state), run_id=42)
+    board.embed, board.buttons
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.boards import clear, donsol, tomb
+from bot.boards.common import Board, ButtonSpec
+from bot.boards.rulebook import RULEBOOK
+
+Renderer = Callable[..., Board]
+
+#: The renderer for each game key (the view's ``game``).
+RENDERERS: dict[str, Renderer] = {
+    "donsol": donsol.render,
+    "tomb": tomb.render,
+    "clear": clear.render,
+}
+
+
+def render_board(
+    view: dict[str, Any],
+    actions: list[str],
+    *,
+    run_id: int,
+    kind: str = "practice",
+    day: str | None = None,
+    owner: str | None = None,
+    notice: str | None = None,
+) -> Board:
+    """The board for ``view`` (``GAMES[key].view(state)``) with a button per legal action.
+
+    ``actions`` are the engine's legal actions, in its order. ``kind`` is ``practice`` or
+    ``daily`` (then ``day`` is the challenge's date, ``YYYY-MM-DD``); ``owner`` names the
+    player; ``notice`` is a line shown at the top of the description.
+    Raises ``ValueError`` for a game without a board.
+    """
+    try:
+        renderer = RENDERERS[view["game"]]
+    except KeyError:
+        raise ValueError(f"no board for game {view.get('game')!r}") from None
+    return renderer(
+        view, list(actions), run_id=run_id, kind=kind, day=day, owner=owner, notice=notice
+    )
+
+
+__all__ = ["RENDERERS", "RULEBOOK", "Board", "ButtonSpec", "render_board"]

@@ -1,0 +1,130 @@
+"""The Clear the Dungeon board: the four piles, the hand, the reserve and the power deck.
+
+The moves form a grid: a row per card that can be played (the hand's cards in slot order,
+then the reserve's top when it fits a monster), a column per target (piles 1–4, then "to
+reserve" for a hand card). A pile that does not take that card now keeps its place as a
+disabled button, so every column always means the same pile — a player reads the grid
+like the table. The reserve's top only gets a row when it fits some monster: it can never
+go back to the hand or the reserve, so an all-disabled row would only be noise.
+
+Colours by row and target: a hand card onto a pile blurple, the reserve's top onto a pile
+green, a hand card to the reserve grey, a pile that does not take the card grey and
+disabled. A put that slays the monster (its third card) carries ⚔️.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.boards.common import Board, ButtonSpec, add_field, button, cards, frame, plural
+from rules.cards import SUIT_SYMBOLS, display
+from rules.clear import CLEAR, MONSTERS, POWER, VALUE
+
+_FROM_HAND = discord.ButtonStyle.primary
+_FROM_RESERVE = discord.ButtonStyle.success
+_TO_RESERVE = discord.ButtonStyle.secondary
+_CLOSED = discord.ButtonStyle.secondary
+
+
+def render(
+    view: dict[str, Any],
+    actions: list[str],
+    *,
+    run_id: int,
+    kind: str,
+    day: str | None,
+    owner: str | None,
+    notice: str | None,
+) -> Board:
+    """The Clear the Dungeon board for ``view``, its moves laid out as a grid."""
+    embed = frame(view, CLEAR.title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice)
+    add_field(
+        embed, "Monsters",
+        "\n".join(_pile(i, p) for i, p in enumerate(view["piles"], start=1)),
+        inline=False,
+    )
+    add_field(embed, "Hand", "  ".join(display(c) if c else "—" for c in view["hand"]))
+    add_field(embed, "Reserve", _reserve(view["reserve"]))
+    talon = view["talon"]
+    add_field(embed, "Power deck", f"{plural(talon, 'card')} ({plural(talon // 3, 'deal')})")
+    add_field(embed, "Slain", f"⚔️ {view['slain']}/{MONSTERS}")
+    return Board(embed=embed, buttons=_grid(view, actions))
+
+
+def _need(monster: str, attack: list[str]) -> str:
+    """What the monster's next attack card must be (spec rule 2), for the player's eye."""
+    power = POWER[monster]
+    if len(attack) == 2:
+        return f"next: a {SUIT_SYMBOLS[monster[-1]]} or 🃏 slays it"
+    # A first card must leave room for a 10 (the highest value) to complete the power.
+    least = power - 10 if not attack else power - VALUE[attack[0]]
+    return "next: any card" if least <= 1 else f"next: {least} or more"
+
+
+def _pile(index: int, pile: dict[str, Any]) -> str:
+    monster = pile["monster"]
+    hidden = f" · {pile['hidden']} hidden" if pile["hidden"] else ""
+    if monster is None:
+        return f"**{index}** cleared"
+    attack = pile["attack"]
+    return (
+        f"**{index}** {display(monster)} ({POWER[monster]}) ⟵ "
+        f"{cards(attack, 'no attack yet')} · {_need(monster, attack)}{hidden}"
+    )
+
+
+def _reserve(reserve: list[str]) -> str:
+    if not reserve:
+        return "empty"
+    return f"top {display(reserve[-1])} · {plural(len(reserve), 'card')}"
+
+
+def _grid(view: dict[str, Any], actions: list[str]) -> tuple[ButtonSpec, ...]:
+    if view["over"]:
+        return ()
+    legal = set(actions)
+    rows: list[list[ButtonSpec]] = []
+    for card in (c for c in view["hand"] if c):
+        row = _put_buttons(view, card, legal, _FROM_HAND, "")
+        row.append(
+            button(
+                f"{display(card)} → reserve", _TO_RESERVE, f"reserve {card}",
+                disabled=f"reserve {card}" not in legal,
+            )
+        )
+        rows.append(row)
+    if view["reserve"]:
+        top = view["reserve"][-1]
+        row = _put_buttons(view, top, legal, _FROM_RESERVE, "From reserve: ")
+        if any(not b.disabled for b in row):
+            rows.append(row)
+    placed = tuple(
+        ButtonSpec(b.label, b.style, r, b.action, b.disabled, b.emoji)
+        for r, row in enumerate(rows)
+        for b in row
+    )
+    missing = legal - {b.action for b in placed if not b.disabled}
+    if missing:
+        raise ValueError(f"Clear the Dungeon actions off the grid: {sorted(missing)}")
+    return placed
+
+
+def _put_buttons(
+    view: dict[str, Any], card: str, legal: set[str], style: discord.ButtonStyle, prefix: str
+) -> list[ButtonSpec]:
+    row: list[ButtonSpec] = []
+    for p, pile in enumerate(view["piles"], start=1):
+        action = f"put {card} {p}"
+        monster = pile["monster"]
+        target = display(monster) if monster else f"pile {p} (cleared)"
+        enabled = action in legal
+        slays = enabled and len(pile["attack"]) == 2
+        row.append(
+            button(
+                f"{prefix}{display(card)} → {target}", style if enabled else _CLOSED, action,
+                disabled=not enabled, emoji="⚔️" if slays else None,
+            )
+        )
+    return row

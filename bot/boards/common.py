@@ -1,0 +1,250 @@
+"""What every board shares: the board types, the embed's frame, Discord's limits, button rows.
+
+A board is one embed plus button specs. Each game's module fills in the fields and buttons;
+this module gives every board the same title, colour, description (notice, outcome, events,
+prompt) and footer, and keeps it within Discord's limits whatever the view holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from rules.cards import display
+
+# ----- Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-
+# embed-limits and the component docs); the adapter owns row 4 of the message's buttons.
+
+MAX_BUTTONS = 20
+BUTTON_ROWS = 4
+PER_ROW = 5
+LABEL_MAX = 80
+CUSTOM_ID_MAX = 100
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+FIELDS_MAX = 25
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FOOTER_MAX = 2048
+AUTHOR_MAX = 256
+EMBED_TOTAL_MAX = 6000
+
+# The events of one action can be long (a Tomb turn lists every card turned): the description
+# keeps the most recent ones within this many characters, so the embed stays far below 6000.
+EVENTS_BUDGET = 2400
+NOTICE_MAX = 300
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    """One button: what it says, how it looks, where it sits and the action it sends."""
+
+    label: str
+    style: discord.ButtonStyle
+    row: int
+    action: str
+    disabled: bool = False
+    emoji: str | None = None
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board: the embed and at most 20 buttons in rows 0..3, at most 5 per row."""
+
+    embed: discord.Embed
+    buttons: tuple[ButtonSpec, ...]
+
+
+# ----- colours and outcomes --------------------------------------------------------------
+
+COLOUR_PLAYING = discord.Colour.blurple()
+COLOUR_WON = discord.Colour.green()
+COLOUR_LOST = discord.Colour.red()
+# Tomb's "escaped" (out alive without all four Kings) is neither a win nor a loss: it scores.
+# It gets its own colour so that a player sees at once that the run counted.
+COLOUR_OUT_ALIVE = discord.Colour.gold()
+
+#: How each outcome word of engine.md reads at the top of a finished board.
+OUTCOME_HEADINGS: dict[str, str] = {
+    "won": "🏆 Victory",
+    "dead": "💀 Dead",
+    "escaped": "🚪 Out alive",
+    "lost_in_dark": "🌑 Lost in the dark",
+    "stuck": "🧱 Stuck",
+}
+LOST_OUTCOMES = frozenset({"dead", "lost_in_dark", "stuck"})
+
+
+def colour(view: dict[str, Any]) -> discord.Colour:
+    """Blurple while playing, green for a win, red for a loss, gold for Tomb's way out."""
+    if not view["over"]:
+        return COLOUR_PLAYING
+    if view["won"]:
+        return COLOUR_WON
+    if view["outcome"] in LOST_OUTCOMES:
+        return COLOUR_LOST
+    return COLOUR_OUT_ALIVE
+
+
+def outcome_heading(view: dict[str, Any]) -> str:
+    """The finished board's headline: the outcome in words (a win beats the outcome word)."""
+    if view["won"]:
+        return OUTCOME_HEADINGS["won"]
+    outcome = view["outcome"] or ""
+    return OUTCOME_HEADINGS.get(outcome, outcome.replace("_", " ").capitalize() or "Game over")
+
+
+# ----- text helpers ----------------------------------------------------------------------
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ending in an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def cards(codes: Sequence[str], empty: str = "—") -> str:
+    """Cards with suit symbols, separated by spaces, or ``empty``."""
+    return " ".join(display(c) for c in codes) if codes else empty
+
+
+def bar(filled: int, total: int) -> str:
+    """A bar of ``total`` segments, ``filled`` of them full: ``▰▰▰▱▱``."""
+    filled = max(0, min(total, filled))
+    return "▰" * filled + "▱" * (total - filled)
+
+
+def scaled_bar(value: int, maximum: int, segments: int = 10) -> str:
+    """``value`` of ``maximum`` as a bar of ``segments``; any value above 0 shows one at least."""
+    filled = round(value * segments / maximum) if maximum else 0
+    if value > 0:
+        filled = max(1, filled)
+    return bar(filled, segments)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def events_text(events: Sequence[str], budget: int = EVENTS_BUDGET) -> str:
+    """The last action's events, one per line, the most recent kept within ``budget``."""
+    lines = [f"▸ {clip(e, 400)}" for e in events]
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        if used + len(line) + 1 > budget - 40:  # room for the "earlier events" line
+            break
+        kept.append(line)
+        used += len(line) + 1
+    kept.reverse()
+    dropped = len(lines) - len(kept)
+    if dropped:
+        kept.insert(0, f"▸ … {plural(dropped, 'earlier event')}")
+    return "\n".join(kept)
+
+
+# ----- the embed's frame -----------------------------------------------------------------
+
+
+def board_title(
+    game_title: str, variant: str, run_id: int, kind: str, day: str | None
+) -> str:
+    """``Donsol · normal · run #42``; a daily run adds ``daily 2026-12-01``."""
+    parts = [game_title, variant]
+    if kind == "daily":
+        parts.append(f"daily {day}" if day else "daily")
+    elif kind != "practice":
+        parts.append(kind)
+    parts.append(f"run #{run_id}")
+    return clip(" · ".join(parts), TITLE_MAX)
+
+
+def frame(
+    view: dict[str, Any],
+    game_title: str,
+    *,
+    run_id: int,
+    kind: str,
+    day: str | None,
+    owner: str | None,
+    notice: str | None,
+) -> discord.Embed:
+    """The embed every game starts from: title, colour, description and footer.
+
+    The description holds, in order: the notice, the outcome and score once the run is over,
+    what the last action did (``events``), and the prompt. The game adds its own fields.
+    """
+    parts: list[str] = []
+    if notice:
+        parts.append(f"*{clip(notice, NOTICE_MAX)}*")
+    if view["over"]:
+        parts.append(f"**{outcome_heading(view)}**\nFinal score: **{view['score_text']}**")
+    events = view.get("events") or []
+    if events:
+        parts.append(events_text(events))
+    if view.get("prompt"):
+        parts.append(f"**{clip(view['prompt'], 300)}**")
+    embed = discord.Embed(
+        title=board_title(game_title, view["variant"], run_id, kind, day),
+        description=clip("\n\n".join(parts), DESCRIPTION_MAX),
+        colour=colour(view),
+    )
+    if owner:
+        embed.set_author(name=clip(f"{owner}'s run", AUTHOR_MAX))
+    embed.set_footer(
+        text=clip(f"Score: {view['score_text']} · move {view['moves']}", FOOTER_MAX)
+    )
+    return embed
+
+
+def add_field(embed: discord.Embed, name: str, value: str, *, inline: bool = True) -> None:
+    """Add a field, cut to Discord's limits (an empty value would be refused: it shows —)."""
+    embed.add_field(
+        name=clip(name, FIELD_NAME_MAX), value=clip(value or "—", FIELD_VALUE_MAX), inline=inline
+    )
+
+
+# ----- buttons ---------------------------------------------------------------------------
+
+
+def button(
+    label: str,
+    style: discord.ButtonStyle,
+    action: str,
+    *,
+    disabled: bool = False,
+    emoji: str | None = None,
+    row: int = 0,
+) -> ButtonSpec:
+    """A button spec with its label cut to Discord's 80 characters."""
+    return ButtonSpec(
+        label=clip(label, LABEL_MAX), style=style, row=row, action=action,
+        disabled=disabled, emoji=emoji,
+    )
+
+
+def arrange(groups: Sequence[Sequence[ButtonSpec]]) -> tuple[ButtonSpec, ...]:
+    """Give the buttons their rows: each group on rows of its own while that fits in rows 0..3,
+    otherwise one after the other, five a row.
+
+    Raises ``ValueError`` for more than 20 buttons (no game's rules allow that many actions).
+    """
+    groups = [g for g in groups if g]
+    flat = [b for g in groups for b in g]
+    if len(flat) > MAX_BUTTONS:
+        raise ValueError(f"{len(flat)} buttons do not fit in {BUTTON_ROWS} rows")
+    placed: list[ButtonSpec] = []
+    if sum(math.ceil(len(g) / PER_ROW) for g in groups) <= BUTTON_ROWS:
+        row = 0
+        for group in groups:
+            for i, b in enumerate(group):
+                placed.append(dataclasses.replace(b, row=row + i // PER_ROW))
+            row += math.ceil(len(group) / PER_ROW)
+    else:
+        placed = [dataclasses.replace(b, row=i // PER_ROW) for i, b in enumerate(flat)]
+    return tuple(placed)
