@@ -157,13 +157,13 @@ def split_statements(sql: str, name: str = "<sql>") -> tuple[str, ...]:
     are respected through ``sqlite3.complete_statement``)."""
     statements: list[str] = []
     pending = ""
-    for piece in sql.split(";"):
+    *pieces, rest = sql.split(";")
+    for piece in pieces:
         pending += piece + ";"
         if sqlite3.complete_statement(pending):
             statements.append(pending.strip())
             pending = ""
-    rest = pending[:-1]  # the ";" added after the last piece
-    if _strip_comments(rest).strip():
+    if _strip_comments(pending + rest).strip():
         raise ValueError(f"{name}: the last statement has no closing semicolon")
     return tuple(s for s in statements if _strip_comments(s).strip(" \n\t;"))
 

@@ -1,0 +1,125 @@
+"""The migration runner and ``python -m bot migrate``, on real database files."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.migrate import migrate
+from bot.store import MIGRATIONS, Store, load_migrations, split_statements
+from tests.service.conftest import execute, query
+
+ROOT = Path(__file__).resolve().parents[2]
+LATEST = load_migrations(MIGRATIONS)[-1].version
+
+
+def write(folder: Path, name: str, sql: str) -> None:
+    folder.mkdir(exist_ok=True)
+    (folder / name).write_text(sql, encoding="utf-8")
+
+
+def schema(path: Path) -> list[tuple[str, str]]:
+    return query(path, "SELECT name, sql FROM sqlite_master ORDER BY name")
+
+
+async def test_a_fresh_file_reaches_the_latest_version(db_path: Path) -> None:
+    assert await migrate(db_path) == LATEST
+    assert query(db_path, "PRAGMA user_version") == [(LATEST,)]
+    tables = {name for (name,) in query(db_path, "SELECT name FROM sqlite_master")}
+    assert {"runs", "moves", "guild_settings", "meta", "runs_one_daily"} <= tables
+
+
+async def test_running_twice_changes_nothing(db_path: Path) -> None:
+    await migrate(db_path)
+    execute(db_path, "INSERT INTO meta (key, value) VALUES ('k', 'v')")
+    before = schema(db_path)
+    assert await migrate(db_path) == LATEST
+    assert schema(db_path) == before
+    assert query(db_path, "SELECT key, value FROM meta") == [("k", "v")]
+
+
+async def test_an_older_file_is_upgraded_with_its_data_kept(tmp_path: Path, db_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    write(folder, "0001_players.sql", "CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT);")
+    assert await migrate(db_path, folder) == 1
+    execute(db_path, "INSERT INTO players (name) VALUES ('Ada; the first')")
+    # Version 2 adds a column, a table, and a trigger whose body holds semicolons.
+    write(
+        folder,
+        "0002_scores.sql",
+        """
+        -- a comment; with a semicolon
+        ALTER TABLE players ADD COLUMN best INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE log (note TEXT);
+        CREATE TRIGGER players_log AFTER UPDATE ON players BEGIN
+            INSERT INTO log (note) VALUES ('updated; ' || new.name);
+        END;
+        """,
+    )
+    assert await migrate(db_path, folder) == 2
+    assert query(db_path, "SELECT id, name, best FROM players") == [(1, "Ada; the first", 0)]
+    execute(db_path, "UPDATE players SET best = 7")
+    assert query(db_path, "SELECT note FROM log") == [("updated; Ada; the first",)]
+    assert await migrate(db_path, folder) == 2
+
+
+async def test_a_failing_migration_leaves_the_previous_version(
+    tmp_path: Path, db_path: Path
+) -> None:
+    folder = tmp_path / "migrations"
+    write(folder, "0001_a.sql", "CREATE TABLE a (x INTEGER);")
+    write(folder, "0002_b.sql", "CREATE TABLE b (x INTEGER);\nINSERT INTO nowhere VALUES (1);")
+    with pytest.raises(sqlite3.OperationalError, match="nowhere"):
+        await migrate(db_path, folder)
+    assert query(db_path, "PRAGMA user_version") == [(1,)]
+    assert query(db_path, "SELECT name FROM sqlite_master WHERE name = 'b'") == []
+
+
+async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path, db_path: Path) -> None:
+    await migrate(db_path)
+    execute(db_path, f"PRAGMA user_version = {LATEST + 1}")
+    with pytest.raises(ValueError, match="newer than this code"):
+        await migrate(db_path)
+
+
+def test_badly_named_migrations_and_unterminated_statements_are_refused(tmp_path: Path) -> None:
+    write(tmp_path, "initial.sql", "CREATE TABLE t (x);")
+    with pytest.raises(ValueError, match=r"0001_description\.sql"):
+        load_migrations(tmp_path)
+    with pytest.raises(ValueError, match="no closing semicolon"):
+        split_statements("CREATE TABLE t (x);\nCREATE TABLE u (y)")
+
+
+async def test_connection_settings(db_path: Path) -> None:
+    db = await Store.open(db_path)
+    try:
+        pragmas = await db.read(
+            lambda conn: [
+                conn.execute(f"PRAGMA {name}").fetchone()[0]
+                for name in ("journal_mode", "foreign_keys", "synchronous", "busy_timeout")
+            ]
+        )
+    finally:
+        await db.close()
+    assert pragmas == ["wal", 1, 2, 5000]  # synchronous 2 = FULL
+    with pytest.raises(ValueError, match="synchronous"):
+        await Store.open(db_path, synchronous="SOMETIMES")
+
+
+def test_python_m_bot_migrate_prints_the_version(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "bot.sqlite3"
+    env = {**os.environ, "DATABASE_PATH": str(path), "PYTHONPATH": str(ROOT)}
+    env.pop("DISCORD_TOKEN", None)
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "migrate"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        assert f"schema version {LATEST}" in done.stdout
+    assert query(path, "PRAGMA user_version") == [(LATEST,)]
