@@ -1,0 +1,153 @@
+"""The bot: a ``commands.Bot`` that opens the service, registers the buttons and the cogs.
+
+``create_bot(...)`` builds it; ``setup_hook`` (run by ``login``) opens the database (applying
+migrations), registers the persistent button classes once, loads the cogs, syncs the slash
+commands only when their definitions changed, and logs the invite link.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replies
+from bot.buttons import DYNAMIC_ITEMS
+from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.cogs.play", "bot.cogs.info")
+
+SCOPES = ("bot", "applications.commands")
+#: Boards are sent and edited as interaction responses, which need no channel permission;
+#: these are what a server admin expects a game bot to have, and what a channel it posts to
+#: must allow if that ever changes.
+PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, embed_links=True)
+
+SyncMode = Literal["auto", "force", "never"]
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server, with its scopes and permissions."""
+    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
+
+
+class Tree(app_commands.CommandTree["DungeonBot"]):
+    """The command tree: an unexpected error in a command gets an ephemeral error id."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[DungeonBot], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)  # CommandInvokeError wraps the cause
+        await replies.unexpected(interaction, original)
+
+
+class DungeonBot(commands.Bot):
+    """Dungeon Deck's bot. ``service`` exists once ``setup_hook`` has run."""
+
+    service: GameService
+
+    def __init__(
+        self,
+        database_path: str | Path,
+        *,
+        daily_secret: str | None = None,
+        dev_guild_id: int | None = None,
+        sync: SyncMode = "auto",
+        clock: Callable[[], datetime] | None = None,
+        random_seed: Callable[[], int] | None = None,
+    ) -> None:
+        # Slash commands and buttons only: no message content, no members.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents(guilds=True),
+            help_command=None,
+            tree_cls=Tree,
+        )
+        self.database_path = Path(database_path)
+        self.daily_secret = daily_secret
+        self.dev_guild_id = dev_guild_id
+        self.sync_mode: SyncMode = sync
+        self._clock = clock
+        self._random_seed = random_seed
+
+    async def setup_hook(self) -> None:
+        self.database_path.parent.mkdir(parents=True, exist_ok=True)
+        self.service = await GameService.open(
+            self.database_path,
+            daily_secret=self.daily_secret,
+            clock=self._clock,
+            random_seed=self._random_seed,
+        )
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.sync_mode != "never":
+            await self.sync_commands(force=self.sync_mode == "force")
+        assert self.application_id is not None  # set by login before setup_hook
+        log.info("Invite link: %s", invite_url(self.application_id))
+
+    async def close(self) -> None:
+        await super().close()
+        service = getattr(self, "service", None)
+        if service is not None:
+            await service.close()
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync the slash commands if they changed since the last sync (or ``force``).
+
+        Commands go to the dev guild when ``dev_guild_id`` is set (they appear there at once),
+        else globally. The hash of what was synced is kept in the database's meta table, per
+        application and target. Returns whether a sync happened.
+        """
+        guild = discord.Object(self.dev_guild_id) if self.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        target = f"guild {guild.id}" if guild is not None else "global"
+        key = f"commands.sha256:{self.application_id}:{target}"
+        digest = self.commands_hash(guild)
+        if not force and await self.service.get_meta(key) == digest:
+            log.info("Slash commands unchanged since the last sync (%s); not syncing", target)
+            return False
+        synced = await self.tree.sync(guild=guild)
+        await self.service.set_meta(key, digest)
+        log.info("Synced %d slash commands (%s)", len(synced), target)
+        return True
+
+    def commands_hash(self, guild: discord.abc.Snowflake | None = None) -> str:
+        """A hash of the command payloads a sync to ``guild`` (None: global) would send."""
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def create_bot(
+    database_path: str | Path,
+    *,
+    daily_secret: str | None = None,
+    dev_guild_id: int | None = None,
+    sync: SyncMode = "auto",
+    clock: Callable[[], datetime] | None = None,
+    random_seed: Callable[[], int] | None = None,
+) -> DungeonBot:
+    """A new, not yet logged-in bot on the database at ``database_path``."""
+    return DungeonBot(
+        database_path,
+        daily_secret=daily_secret,
+        dev_guild_id=dev_guild_id,
+        sync=sync,
+        clock=clock,
+        random_seed=random_seed,
+    )
+
+
+__all__ = ["PERMISSIONS", "SCOPES", "DungeonBot", "Tree", "create_bot", "invite_url"]

@@ -1,0 +1,79 @@
+"""/rules and /help: reading matter, always ephemeral."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.boards import RULEBOOK
+from bot.choices import GAME_CHOICES
+from rules import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import DungeonBot
+
+log = logging.getLogger(__name__)
+
+INTRO = (
+    "Dungeon Deck deals solo dungeon card games: {games}. Start a run with `/play`, then play "
+    "it to the end by clicking the buttons under the board; the board always says what just "
+    "happened and what you can do next. Runs are saved after every move, so you can leave and "
+    "come back (`/games`). Practice runs can be undone one move at a time."
+)
+EMBED_COLOUR = discord.Colour.dark_gold()
+
+
+def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
+    """What the bot does, then every command of ``tree`` with its options."""
+    games = ", ".join(game.title for game in GAMES.values())
+    embed = discord.Embed(
+        title="Dungeon Deck", description=INTRO.format(games=games), colour=EMBED_COLOUR
+    )
+    for command in sorted(tree.get_commands(), key=lambda c: c.name):
+        if not isinstance(command, app_commands.Command):
+            continue
+        lines = [command.description]
+        lines += [
+            f"`{p.name}`{'' if p.required else ' (optional)'}: {p.description}"
+            for p in command.parameters
+        ]
+        embed.add_field(name=f"/{command.name}", value="\n".join(lines)[:1024], inline=False)
+    return embed
+
+
+def rules_embed(game: str) -> discord.Embed:
+    """The rulebook page of ``game``."""
+    return discord.Embed(
+        title=f"{GAMES[game].title}: the rules", description=RULEBOOK[game], colour=EMBED_COLOUR
+    )
+
+
+class Info(commands.Cog):
+    """Rules and help."""
+
+    def __init__(self, bot: DungeonBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="rules")
+    @app_commands.describe(game="The game whose rules to show")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
+        """The rules of a game, with its variants."""
+        await interaction.response.send_message(embed=rules_embed(game), ephemeral=True)
+
+    @app_commands.command(name="help")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        """What this bot does and every command."""
+        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
+
+
+async def setup(bot: DungeonBot) -> None:
+    await bot.add_cog(Info(bot))

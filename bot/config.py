@@ -1,0 +1,76 @@
+"""The bot's settings, read from the environment (``.env`` is loaded into it by ``__main__``).
+
+Every setting is listed, with a comment, in ``.env.example``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATABASE_PATH = Path("data") / "dungeon-deck.sqlite3"
+
+#: Printed when the token is missing; the operator has nothing else to read.
+NO_TOKEN = (
+    "Set DISCORD_TOKEN in .env (copy .env.example) — "
+    "see README ‘Create the Discord application’."
+)
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message is one sentence for the operator."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the bot needs to run."""
+
+    token: str | None
+    database_path: Path
+    daily_secret: str | None
+    dev_guild_id: int | None
+    log_level: int
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read the settings; ``ConfigError`` for a malformed one (a missing token is allowed
+        here: only connecting needs it, see :meth:`require_token`)."""
+        env = os.environ if environ is None else environ
+        return cls(
+            token=_text(env, "DISCORD_TOKEN"),
+            database_path=Path(_text(env, "DATABASE_PATH") or DEFAULT_DATABASE_PATH),
+            daily_secret=_text(env, "DAILY_SECRET"),
+            dev_guild_id=_guild_id(_text(env, "DEV_GUILD_ID")),
+            log_level=_log_level(_text(env, "LOG_LEVEL") or "INFO"),
+        )
+
+    def require_token(self) -> str:
+        """The token; ``ConfigError`` saying where to set it when there is none."""
+        if not self.token:
+            raise ConfigError(NO_TOKEN)
+        return self.token
+
+
+def _text(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def _guild_id(value: str | None) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit():
+        raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {value!r}.")
+    return int(value)
+
+
+def _log_level(value: str) -> int:
+    level = logging.getLevelName(value.upper())
+    if not isinstance(level, int):
+        raise ConfigError(
+            f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {value!r}."
+        )
+    return level

@@ -1,0 +1,75 @@
+"""Answers at the edge: calm ephemeral notices, and unexpected errors turned into an error id.
+
+An unexpected error is logged with its traceback, an error id, the user and the run; the
+player sees one sentence with the same id, so an operator can find the traceback from a
+screenshot.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def new_error_id() -> str:
+    """A short id to quote: six hex digits."""
+    return secrets.token_hex(3)
+
+
+def unexpected_text(error_id: str) -> str:
+    return (
+        f"Something went wrong on my side (error id `{error_id}`); nothing was changed. "
+        "Please try again in a moment."
+    )
+
+
+async def notice(interaction: discord.Interaction[Any], text: str) -> None:
+    """Tell only the clicker or invoker ``text``; the one response, or a follow-up after it."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+
+async def unexpected(
+    interaction: discord.Interaction[Any],
+    error: BaseException,
+    *,
+    run_id: int | None = None,
+    context: str = "",
+) -> str:
+    """Log ``error`` with a new error id and tell the user that id; returns the id.
+
+    Never raises: a failure to answer is logged too (the interaction may have expired).
+    """
+    error_id = new_error_id()
+    log.error(
+        "error %s: user %s, run %s, %s",
+        error_id,
+        interaction.user.id if interaction.user else None,
+        run_id,
+        context or _describe(interaction),
+        exc_info=error,
+    )
+    try:
+        await notice(interaction, unexpected_text(error_id))
+    except discord.HTTPException:
+        log.exception("error %s: could not tell the user", error_id)
+    return error_id
+
+
+def _describe(interaction: discord.Interaction[Any]) -> str:
+    command = interaction.command
+    if command is not None:
+        return f"/{command.qualified_name}"
+    data = interaction.data or {}
+    return str(data.get("custom_id", "interaction"))

@@ -1,0 +1,152 @@
+"""Fixtures for the bot's end-to-end tests: the real bot on a fresh SQLite file in tmp_path,
+driven through discord.py's own code by simcord's virtual Discord.
+
+``world`` gives a guild with a #games channel, two players (alice and bob) and helpers that
+read buttons from a message's components and click them the way a player would.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from bot.client import DungeonBot, create_bot
+
+#: Deals are random in production; here each new run gets the next of these seeds.
+FIRST_SEED = 20_261_129
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "dungeon-deck.sqlite3"
+
+
+@pytest.fixture
+async def make_bot(db_path: Path) -> AsyncIterator[Callable[..., DungeonBot]]:
+    """``make_bot(**options)``: a new bot on the test's database file; closed at teardown."""
+    made: list[DungeonBot] = []
+    seeds = itertools.count(FIRST_SEED)
+
+    def make(**options: Any) -> DungeonBot:
+        options.setdefault("daily_secret", "test secret")
+        options.setdefault("random_seed", lambda: next(seeds))
+        bot = create_bot(db_path, **options)
+        made.append(bot)
+        return bot
+
+    yield make
+    for bot in made:
+        service = getattr(bot, "service", None)
+        if service is not None:
+            await service.close()
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[..., DungeonBot]) -> DungeonBot:
+    return make_bot()
+
+
+@pytest.fixture
+def error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[list[logging.LogRecord]]:
+    """The ERROR records logged during the test; the test fails if any is left unclaimed
+    (a test expecting one clears the list)."""
+    caplog.set_level(logging.INFO)
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.ERROR:
+                records.append(record)
+
+    handler = Keep()
+    logging.getLogger().addHandler(handler)
+    try:
+        yield records
+    finally:
+        logging.getLogger().removeHandler(handler)
+    assert not records, [r.getMessage() for r in records]
+
+
+class World:
+    """A guild, a channel and two members, and what a player does with boards."""
+
+    def __init__(self, env: simcord.Env) -> None:
+        self.env = env
+        self.guild = env.create_guild("Dungeon Hall")
+        self.channel = self.guild.create_text_channel("games")
+        self.alice = self.guild.add_member(env.create_user("alice"))
+        self.bob = self.guild.add_member(env.create_user("bob"))
+
+    @property
+    def service(self) -> Any:
+        bot = self.env.bot
+        assert isinstance(bot, DungeonBot)
+        return bot.service
+
+    async def slash(self, actor: Any, name: str, **options: Any) -> simcord.InteractionResult:
+        """Run a slash command (in #games for a member); it must be answered."""
+        if isinstance(actor, simcord.MemberActor):
+            result = await actor.slash(self.channel, name, **options)
+        else:
+            result = await actor.slash(name, **options)
+        assert result.acknowledged, f"/{name} was not answered"
+        return result
+
+    async def play(self, actor: Any, game: str, **options: Any) -> simcord.ResponseMessage:
+        """/play: the board message."""
+        result = await self.slash(actor, "play", game=game, **options)
+        assert result.response is not None
+        return result.response
+
+    async def click(self, actor: Any, message: Any, custom_id: str) -> simcord.InteractionResult:
+        """Click the button with ``custom_id``; the click must be answered."""
+        result = await actor.click(message, custom_id=custom_id)
+        assert result.acknowledged, f"click on {custom_id!r} was not answered"
+        return result
+
+    def message(self, message: Any) -> simcord.ResponseMessage:
+        """The current state of ``message`` as Discord holds it."""
+        stored = self.env.backend.get_message(message.channel_id, message.id)
+        return simcord.ResponseMessage(self.env, stored)
+
+    @staticmethod
+    def buttons(message: Any) -> list[dict[str, Any]]:
+        """Every button of a message, as Discord stores them (rows flattened, in order)."""
+        return [
+            child
+            for row in message.components
+            for child in row.get("components", [])
+            if child.get("type") == discord.ComponentType.button.value
+        ]
+
+    @staticmethod
+    def moves(message: Any) -> list[dict[str, Any]]:
+        """The enabled game-action buttons (custom ids ``dd:...``)."""
+        return [
+            b for b in World.buttons(message)
+            if b["custom_id"].startswith("dd:") and not b.get("disabled")
+        ]
+
+    @staticmethod
+    def control(message: Any, verb: str) -> dict[str, Any]:
+        """The control button ``verb`` (custom id ``ddc:<verb>:...``)."""
+        found = [b for b in World.buttons(message) if b["custom_id"].startswith(f"ddc:{verb}:")]
+        ids = [b["custom_id"] for b in World.buttons(message)]
+        assert len(found) == 1, f"no single {verb!r} control among {ids}"
+        return found[0]
+
+    @staticmethod
+    def description(message: Any) -> str:
+        return message.embeds[0].description or ""
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env) -> World:
+    return World(simcord_env)
