@@ -36,6 +36,8 @@ def check(board: Board, view: dict[str, Any], actions: list[str]) -> None:
         assert not ASCII_CARD.search(f.value), f.value
     assert len(embed.footer.text or "") <= 2048
     assert len(embed) <= 6000
+    everything = f"{embed.title}\n{embed.description}\n{embed.footer.text}"
+    assert not ASCII_CARD.search(everything), everything
 
     buttons = board.buttons
     assert len(buttons) <= 20
