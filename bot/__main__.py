@@ -42,13 +42,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_dotenv(Path.cwd() / ".env", override=False)
     try:
         settings = Settings.from_env()
-        discord.utils.setup_logging(level=settings.log_level, root=True)
-        if args.command == "migrate":
-            return migrate(settings)
-        token = settings.require_token()
+        token = settings.require_token() if args.command != "migrate" else None
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
+    discord.utils.setup_logging(level=settings.log_level, root=True)
+    if token is None:
+        return migrate(settings)
     try:
         asyncio.run(serve(settings, token, sync_only=args.command == "sync"))
     except KeyboardInterrupt:

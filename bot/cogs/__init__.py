@@ -1,0 +1,1 @@
+"""The cogs: one concern each, loaded by ``bot.client`` (``EXTENSIONS``)."""

@@ -1,0 +1,158 @@
+"""A raw-payload harness: the real bot fed INTERACTION_CREATE payloads directly, its answers
+recorded by a fake transport. simcord refuses overlapping clicks; this harness delivers two at
+once, for races, and clicks custom ids no honest client would send, for forgeries.
+
+discord.py has two outbound seams and one inbound one (``shared/notes/discord-py.md``, B.1):
+REST goes through ``bot.http.request`` (login, command sync), interaction responses through
+the ``AsyncWebhookAdapter`` found in the ``async_context`` ContextVar, and gateway events enter
+through ``bot._connection.parsers``. Nothing leaves the process.
+
+Discord's rules kept here: one response per interaction (a second one is refused with 40060),
+and an update (type 7) edits the message the button is on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from copy import deepcopy
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+APPLICATION_ID = 4_000_000_000_000_000_001
+BOT_USER = {"id": "4000000000000000002", "username": "Dungeon Deck", "discriminator": "0",
+            "global_name": None, "avatar": None, "bot": True}
+CHANNEL_ID = 4_000_000_000_000_000_003
+EPHEMERAL = 64
+UPDATE_MESSAGE = 7
+
+
+class FakeDiscord:
+    """Records what the bot sends and keeps the messages it posted."""
+
+    def __init__(self) -> None:
+        self.rest: list[tuple[str, str]] = []
+        self.responses: dict[int, list[dict[str, Any]]] = {}  # interaction id -> its callbacks
+        self.messages: dict[int, dict[str, Any]] = {}
+        self._ids = itertools.count(5_000_000_000_000_000_000)
+        self._sources: dict[int, int | None] = {}  # interaction id -> clicked message id
+
+    async def attach(self, bot: discord.Client) -> None:
+        """Install the fakes on ``bot`` and log it in (running its ``setup_hook``)."""
+        bot.http.request = self._rest  # type: ignore[method-assign]
+        async_context.set(_Adapter(self))
+        await bot.login("raw.fake.token")
+
+    # ----- what a user does ------------------------------------------------------------------
+
+    def command(self, bot: discord.Client, user_id: int, name: str, **options: Any) -> int:
+        """Deliver a slash command; returns the interaction id."""
+        data = {"id": str(next(self._ids)), "name": name, "type": 1, "options": [
+            {"name": k, "type": 5 if isinstance(v, bool) else 3, "value": v}
+            for k, v in options.items()
+        ]}
+        return self._deliver(bot, user_id, 2, data, None)
+
+    def click(
+        self, bot: discord.Client, user_id: int, message_id: int, custom_id: str
+    ) -> int:
+        """Deliver a click on the button ``custom_id`` of a message the bot posted. The
+        message sent along is the one stored, with ``custom_id`` put on its first button if no
+        button has it (a forged id: what a modified client could send)."""
+        message = deepcopy(self.messages[message_id])
+        ids = [c["custom_id"] for row in message["components"] for c in row["components"]]
+        if custom_id not in ids:
+            message["components"][0]["components"][0]["custom_id"] = custom_id
+        data = {"custom_id": custom_id, "component_type": 2}
+        return self._deliver(bot, user_id, 3, data, message)
+
+    async def settle(self, timeout: float = 5.0) -> None:
+        """Wait until every task the deliveries started has finished."""
+        current = asyncio.current_task()
+        while pending := [t for t in asyncio.all_tasks() if t is not current and not t.done()]:
+            await asyncio.wait(pending, timeout=timeout)
+
+    def response(self, interaction_id: int) -> dict[str, Any]:
+        """The one response to an interaction (fails if there were none or several)."""
+        (only,) = self.responses.get(interaction_id, [])
+        return only
+
+    # ----- the transport -----------------------------------------------------------------------
+
+    def _deliver(
+        self, bot: discord.Client, user_id: int, kind: int, data: dict[str, Any],
+        message: dict[str, Any] | None,
+    ) -> int:
+        interaction_id = next(self._ids)
+        user = {"id": str(user_id), "username": f"user{user_id}", "discriminator": "0",
+                "global_name": None, "avatar": None}
+        payload: dict[str, Any] = {
+            "id": str(interaction_id), "application_id": str(APPLICATION_ID), "type": kind,
+            "token": f"token-{interaction_id}", "version": 1,
+            "attachment_size_limit": 8 << 20, "data": data, "user": user, "context": 1,
+            "channel_id": str(CHANNEL_ID), "channel": {"id": str(CHANNEL_ID), "type": 1},
+            "locale": "en-US",
+        }
+        if message is not None:
+            payload["message"] = message
+        self._sources[interaction_id] = int(message["id"]) if message else None
+        bot._connection.parsers["INTERACTION_CREATE"](payload)  # type: ignore[attr-defined]
+        return interaction_id
+
+    async def _rest(self, route: Any, **kwargs: Any) -> Any:
+        self.rest.append((route.method, route.path))
+        if route.path == "/users/@me":
+            return BOT_USER
+        if route.path == "/oauth2/applications/@me":
+            return {"id": str(APPLICATION_ID), "name": "Dungeon Deck", "icon": None,
+                    "description": "", "bot_public": True, "bot_require_code_grant": False,
+                    "verify_key": "0", "flags": 0, "owner": BOT_USER}
+        if route.method == "PUT" and route.path.endswith("/commands"):
+            return [dict(c, id=str(next(self._ids)), application_id=str(APPLICATION_ID),
+                         version="1") for c in kwargs.get("json", [])]
+        raise AssertionError(f"unexpected REST call {route.method} {route.path}")
+
+    def _callback(self, interaction_id: int, payload: dict[str, Any]) -> dict[str, Any]:
+        done = self.responses.setdefault(interaction_id, [])
+        done.append(payload)
+        if len(done) > 1:
+            raise discord.HTTPException(
+                SimpleNamespace(status=400, reason="Bad Request"),
+                {"code": 40060, "message": "Interaction has already been acknowledged."},
+            )
+        kind, data = payload["type"], payload.get("data") or {}
+        if kind == UPDATE_MESSAGE:
+            message = self.messages[self._sources[interaction_id]]  # type: ignore[index]
+            message.update({k: data[k] for k in ("content", "embeds", "components") if k in data})
+        else:
+            message = {
+                "id": str(next(self._ids)), "channel_id": str(CHANNEL_ID), "author": BOT_USER,
+                "content": data.get("content") or "", "embeds": data.get("embeds", []),
+                "components": data.get("components", []), "flags": data.get("flags", 0),
+                "type": 20, "tts": False, "mention_everyone": False, "mentions": [],
+                "mention_roles": [], "attachments": [], "pinned": False,
+                "timestamp": "2026-11-29T12:00:00+00:00", "edited_timestamp": None,
+            }
+            self.messages[int(message["id"])] = message
+        return {
+            "interaction": {"id": str(interaction_id), "type": 3,
+                            "response_message_id": message["id"],
+                            "response_message_loading": False,
+                            "response_message_ephemeral": bool(message["flags"] & EPHEMERAL)},
+            "resource": {"type": kind, "message": deepcopy(message)},
+        }
+
+
+class _Adapter(AsyncWebhookAdapter):
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__()
+        self.fake = fake
+
+    async def request(self, route: Any, session: Any, *, payload: Any = None,
+                      **kwargs: Any) -> Any:
+        if route.path != "/interactions/{webhook_id}/{webhook_token}/callback":
+            raise AssertionError(f"unexpected webhook call {route.method} {route.path}")
+        return self.fake._callback(int(route.webhook_id), payload)

@@ -1,0 +1,113 @@
+"""Clicks that must change nothing: another player's, a stale board's, and errors."""
+
+from __future__ import annotations
+
+import logging
+
+from bot import replies
+
+
+async def test_another_players_click_is_refused_and_changes_nothing(world, error_logs):
+    board = await world.play(world.alice, "donsol")
+    (run,) = await world.service.unfinished_runs(world.alice.id)
+    before = world.message(board).embeds[0].to_dict()
+
+    for button in [*world.moves(board), world.control(board, "resign")]:
+        refused = await world.click(world.bob, board, button["custom_id"])
+        assert refused.ephemeral
+        assert refused.response.content == (
+            f"This run belongs to <@{world.alice.id}>; start your own with `/play`."
+        )
+
+    assert world.message(board).embeds[0].to_dict() == before
+    assert await world.service.moves(run.id) == []
+    assert (await world.service.get_run(run.id)).status == "playing"
+
+
+async def test_a_stale_click_plays_nothing_and_brings_the_board_up_to_date(world, error_logs):
+    old = await world.play(world.alice, "donsol")
+    listed = (await world.slash(world.alice, "games")).response
+    (show,) = [b for b in world.buttons(listed) if b["custom_id"].startswith("ddc:show:")]
+    new = (await world.click(world.alice, listed, show["custom_id"])).response
+    current = (await world.click(world.alice, new, world.moves(new)[0]["custom_id"])).response
+    (run,) = await world.service.unfinished_runs(world.alice.id)
+    log_before = await world.service.moves(run.id)
+
+    stale = await world.click(world.alice, old, world.moves(old)[-1]["custom_id"])
+
+    assert len(log_before) == 1
+    assert await world.service.moves(run.id) == log_before
+    redrawn = stale.response
+    assert redrawn.id == old.id
+    assert redrawn.embeds[0].description.startswith(
+        "*That button was on an older board, so nothing was played."
+    )
+    assert redrawn.embeds[0].to_dict()["fields"] == current.embeds[0].to_dict()["fields"]
+    assert [b["custom_id"] for b in world.moves(redrawn)] == [
+        b["custom_id"] for b in world.moves(current)
+    ]
+
+
+async def test_a_stale_undo_or_resign_changes_nothing(world, error_logs):
+    old = await world.play(world.alice, "donsol")
+    played = (await world.click(world.alice, old, world.moves(old)[0]["custom_id"])).response
+    # An older copy of the board: brought back from /games before the move was played.
+    listed = (await world.slash(world.alice, "games")).response
+    (show,) = [b for b in world.buttons(listed) if b["custom_id"].startswith("ddc:show:")]
+    copy = (await world.click(world.alice, listed, show["custom_id"])).response
+    undone = await world.click(world.alice, played, world.control(played, "undo")["custom_id"])
+    (run,) = await world.service.unfinished_runs(world.alice.id)
+    assert run.moves == 0
+
+    stale = await world.click(world.alice, copy, world.control(copy, "undo")["custom_id"])
+
+    assert (await world.service.get_run(run.id)).moves == 0
+    assert "older board" in world.description(stale.response)
+    assert world.moves(stale.response) == world.moves(undone.response)
+
+
+async def test_an_unexpected_error_gets_an_error_id_and_changes_nothing(
+    world, error_logs, monkeypatch
+):
+    board = await world.play(world.alice, "donsol")
+    (run,) = await world.service.unfinished_runs(world.alice.id)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the dungeon collapsed")
+
+    monkeypatch.setattr(world.service, "act", broken)
+    monkeypatch.setattr(replies, "new_error_id", lambda: "c0ffee")
+    result = await world.click(world.alice, board, world.moves(board)[0]["custom_id"])
+
+    assert result.ephemeral
+    assert result.response.content == replies.unexpected_text("c0ffee")
+    assert "c0ffee" in result.response.content
+    assert world.message(board).embeds[0].to_dict() == board.embeds[0].to_dict()
+    monkeypatch.undo()
+    assert await world.service.moves(run.id) == []
+    (record,) = error_logs
+    assert record.levelno == logging.ERROR and record.exc_info is not None
+    message = record.getMessage()
+    assert "c0ffee" in message and str(world.alice.id) in message and f"run {run.id}" in message
+    error_logs.clear()
+
+
+async def test_an_unexpected_error_in_a_command_gets_an_error_id(
+    world, error_logs, monkeypatch
+):
+    async def broken(*args, **kwargs):
+        raise RuntimeError("no more cards")
+
+    monkeypatch.setattr(world.service, "unfinished_runs", broken)
+    monkeypatch.setattr(replies, "new_error_id", lambda: "bad123")
+    result = await world.slash(world.alice, "games")
+
+    assert result.ephemeral
+    assert result.response.content == replies.unexpected_text("bad123")
+    (record,) = error_logs
+    assert "bad123" in record.getMessage() and "/games" in record.getMessage()
+    assert "no more cards" in str(record.exc_info[1])
+    error_logs.clear()
+    # simcord saw the command fail too (the tree's on_error): expected here.
+    (recorded,) = world.env.errors
+    assert isinstance(recorded.__cause__ or recorded.original, RuntimeError)
