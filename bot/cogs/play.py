@@ -25,6 +25,7 @@ from bot import replies, screens
 from bot.buttons import Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES, variant_refusal
 from bot.service import (
+    GameService,
     IllegalMove,
     NotYourRun,
     Run,
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 GARBLED = "That button is damaged or not one of mine, so nothing was changed."
 NO_RUN = "That run does not exist (any more), so nothing was changed."
 
+
 class Play(commands.Cog):
     """Starting, resuming and playing runs."""
 
@@ -49,7 +51,7 @@ class Play(commands.Cog):
         self.bot = bot
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         return self.bot.service
 
     # ----- commands --------------------------------------------------------------------------
@@ -128,9 +130,11 @@ class Play(commands.Cog):
             await replies.notice(interaction, _not_yours(run))
             return
         verb = click.verb
-        # Controls that change the run or depend on what the board showed refuse a stale one.
-        if click.move is not None and run.moves != click.move and run.status == "playing":
-            await self._redraw(interaction, run, screens.STALE)
+        # The controls of a board (undo, resign, confirm, back) act only on the run as that
+        # board showed it; otherwise the clicker gets the board as it is now.
+        if click.move is not None and (run.status != "playing" or run.moves != click.move):
+            notice = screens.STALE if run.status == "playing" else screens.RUN_OVER
+            await self._redraw(interaction, run, notice)
         elif verb == "undo":
             await self._redraw(interaction, await self.service.undo(run.id, run.owner_id))
         elif verb == "resign":

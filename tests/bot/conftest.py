@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import random
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,8 @@ from bot.client import DungeonBot, create_bot
 
 #: Deals are random in production; here each new run gets the next of these seeds.
 FIRST_SEED = 20_261_129
+#: Far more clicks than any run takes; a run that needs more is stuck in a loop.
+MAX_CLICKS = 600
 
 
 @pytest.fixture
@@ -110,6 +113,18 @@ class World:
         result = await actor.click(message, custom_id=custom_id)
         assert result.acknowledged, f"click on {custom_id!r} was not answered"
         return result
+
+    async def play_to_the_end(self, actor: Any, board: Any, rng: random.Random) -> Any:
+        """Click random enabled action buttons of ``board`` until none is left; the last
+        board. Every click must edit the board (no refusal on the way)."""
+        for _ in range(MAX_CLICKS):
+            choices = self.moves(board)
+            if not choices:
+                return board
+            result = await self.click(actor, board, rng.choice(choices)["custom_id"])
+            assert not result.ephemeral, result.response.content
+            board = result.response
+        raise AssertionError(f"the run did not end within {MAX_CLICKS} clicks")
 
     def message(self, message: Any) -> simcord.ResponseMessage:
         """The current state of ``message`` as Discord holds it."""

@@ -9,21 +9,6 @@ import pytest
 from bot.boards.common import outcome_heading
 from rules import GAMES
 
-#: Far more clicks than any run takes; a run that needs more is stuck in a loop.
-MAX_CLICKS = 600
-
-
-async def play_to_the_end(world, actor, board, rng):
-    """Click random enabled action buttons of ``board`` until none is left; the last board."""
-    for _ in range(MAX_CLICKS):
-        choices = world.moves(board)
-        if not choices:
-            return board
-        result = await world.click(actor, board, rng.choice(choices)["custom_id"])
-        assert not result.ephemeral, world.description(result.response)
-        board = result.response
-    raise AssertionError(f"the run did not end within {MAX_CLICKS} clicks")
-
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_a_whole_run_by_clicking_ends_on_the_final_board(world, error_logs, game):
@@ -33,7 +18,7 @@ async def test_a_whole_run_by_clicking_ends_on_the_final_board(world, error_logs
     assert world.moves(board), "a new board offers actions"
     run = (await world.service.unfinished_runs(world.alice.id, game))[0]
 
-    final = await play_to_the_end(world, world.alice, board, random.Random(game))
+    final = await world.play_to_the_end(world.alice, board, random.Random(game))
 
     run = await world.service.get_run(run.id)
     assert run.status == "over"
@@ -47,7 +32,7 @@ async def test_a_whole_run_by_clicking_ends_on_the_final_board(world, error_logs
 
 async def test_play_again_starts_a_new_run_of_the_same_game_and_variant(world, error_logs):
     board = await world.play(world.alice, "donsol", variant="hard")
-    final = await play_to_the_end(world, world.alice, board, random.Random(1))
+    final = await world.play_to_the_end(world.alice, board, random.Random(1))
     first = int(world.control(final, "again")["custom_id"].split(":")[2])
 
     again = await world.click(world.alice, final, world.control(final, "again")["custom_id"])

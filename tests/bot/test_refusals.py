@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import random
 
 from bot import replies
 
@@ -64,6 +65,21 @@ async def test_a_stale_undo_or_resign_changes_nothing(world, error_logs):
     assert (await world.service.get_run(run.id)).moves == 0
     assert "older board" in world.description(stale.response)
     assert world.moves(stale.response) == world.moves(undone.response)
+
+
+async def test_a_control_of_a_finished_run_only_shows_it(world, error_logs):
+    board = await world.play(world.alice, "donsol")
+    listed = (await world.slash(world.alice, "games")).response
+    (show,) = [b for b in world.buttons(listed) if b["custom_id"].startswith("ddc:show:")]
+    copy = (await world.click(world.alice, listed, show["custom_id"])).response
+    (run,) = await world.service.unfinished_runs(world.alice.id)
+    await world.play_to_the_end(world.alice, board, random.Random(3))
+
+    late = await world.click(world.alice, copy, world.control(copy, "resign")["custom_id"])
+
+    assert (await world.service.get_run(run.id)).status == "over"
+    assert world.description(late.response).startswith("*This run is over.*")
+    assert [b["label"] for b in world.buttons(late.response)] == ["Play again"]
 
 
 async def test_an_unexpected_error_gets_an_error_id_and_changes_nothing(
