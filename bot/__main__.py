@@ -31,7 +31,10 @@ EXIT_CONFIG = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line, read the settings, and do it; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run Dungeon Deck's Discord bot, migrate its database, or sync its commands.",
+    )
     parser.add_argument(
         "command", nargs="?", default="run", choices=("run", "migrate", "sync"),
         help="run the bot (default), apply migrations, or sync the slash commands",
@@ -47,8 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
     discord.utils.setup_logging(level=settings.log_level, root=True)
-    if token is None:
+    if args.command == "migrate":
         return migrate(settings)
+    assert token is not None  # required above for run and sync
     try:
         asyncio.run(serve(settings, token, sync_only=args.command == "sync"))
     except KeyboardInterrupt:
