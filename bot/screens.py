@@ -43,17 +43,20 @@ class Screen:
 
 def board(run: Run, *, owner: str | None = None, notice: str | None = None) -> Screen:
     """The run's board: the game's buttons, then Undo/Resign while playing or Play again."""
-    if notice is None and run.status == "resigned":
-        notice = RESIGNED
+    view = run.view
+    if run.status == "resigned":
+        # The engine's state does not know about resigning: its prompt would still ask for a
+        # move, so the board closes on the resignation instead.
+        view = {**view, "prompt": RESIGNED}
     drawn = render_board(
-        run.view, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
+        view, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
         notice=notice,
     )
-    view = _view()
-    move = run.view["moves"]
+    buttons = _view()
+    move = view["moves"]
     # A resigned run's state is not over, so the board may still draw (disabled) buttons.
     for spec in drawn.buttons if run.status == "playing" else ():
-        view.add_item(
+        buttons.add_item(
             MoveButton.make(
                 run.id, move, spec.action, label=spec.label, style=spec.style, row=spec.row,
                 disabled=spec.disabled, emoji=spec.emoji,
@@ -61,14 +64,14 @@ def board(run: Run, *, owner: str | None = None, notice: str | None = None) -> S
         )
     if run.status == "playing":
         if run.kind == "practice" and run.moves > 0:
-            view.add_item(ControlButton.make("undo", run.id, run.moves, label="Undo",
-                                             emoji="↩️", row=CONTROL_ROW))
-        view.add_item(ControlButton.make("resign", run.id, run.moves, label="Resign",
-                                         emoji="🏳️", row=CONTROL_ROW))
+            buttons.add_item(ControlButton.make("undo", run.id, run.moves, label="Undo",
+                                                emoji="↩️", row=CONTROL_ROW))
+        buttons.add_item(ControlButton.make("resign", run.id, run.moves, label="Resign",
+                                            emoji="🏳️", row=CONTROL_ROW))
     else:
-        view.add_item(ControlButton.make("again", run.id, label="Play again", emoji="🔁",
-                                         style=discord.ButtonStyle.primary, row=CONTROL_ROW))
-    return Screen(drawn.embed, view)
+        buttons.add_item(ControlButton.make("again", run.id, label="Play again", emoji="🔁",
+                                            style=discord.ButtonStyle.primary, row=CONTROL_ROW))
+    return Screen(drawn.embed, buttons)
 
 
 def confirm_resign(run: Run, *, owner: str | None = None) -> Screen:

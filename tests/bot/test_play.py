@@ -129,7 +129,8 @@ async def test_resigning_asks_first_and_keep_playing_changes_nothing(world, erro
     done = await world.click(world.alice, asked.response,
                              world.control(asked.response, "confirm")["custom_id"])
     assert (await world.service.get_run(run.id)).status == "resigned"
-    assert "You resigned this run." in world.description(done.response)
+    assert world.description(done.response).endswith("**You resigned this run.**")
+    assert "Take a card" not in world.description(done.response)
     assert [b["label"] for b in world.buttons(done.response)] == ["Play again"]
 
 
