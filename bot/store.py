@@ -83,7 +83,7 @@ class Store:
         Each file runs in one transaction together with its ``PRAGMA user_version`` bump.
         Raises ``ValueError`` for a badly named migration file or a database newer than them.
         """
-        return await self._call(_migrate, load_migrations(folder))
+        return await self._call(_migrate, folder)
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(conn, *args)`` in a read transaction (one consistent snapshot)."""
@@ -172,7 +172,8 @@ def _strip_comments(sql: str) -> str:
     return re.sub(r"--[^\n]*", "", sql)
 
 
-def _migrate(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
+def _migrate(conn: sqlite3.Connection, folder: str | Path) -> int:
+    migrations = load_migrations(folder)
     latest = migrations[-1].version if migrations else 0
     current = user_version(conn)
     if current > latest:

@@ -58,6 +58,24 @@ async def test_an_unloadable_state_is_rebuilt_by_replay_and_written_back(
         assert engine_tag(db_path, run.id) == "donsol/1"
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_every_game_rebuilds_an_unloadable_state(
+    service: GameService, db_path: Path, game: str
+) -> None:
+    rng = random.Random(game)
+    run = await service.start_run(ALICE, game, seed=3)
+    for _ in range(4):
+        if run.actions:
+            run = await service.act(run.id, ALICE, run.moves, rng.choice(run.actions))
+    execute(
+        db_path, "UPDATE runs SET state = json_set(state, '$.engine', ?) WHERE id = ?",
+        (f"{game}/0", run.id),
+    )
+    rebuilt = await service.get_run(run.id)
+    assert rebuilt == run
+    assert engine_tag(db_path, run.id) == f"{game}/{GAMES[game].format_version}"
+
+
 async def test_a_run_whose_moves_no_longer_replay_is_reported_broken(
     service: GameService, db_path: Path
 ) -> None:
