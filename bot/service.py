@@ -250,11 +250,9 @@ class GameService:
             seed = daily_seed(await self.daily_secret(), engine.key, variant, day)
         elif seed is None:
             seed = self._random_seed()
-        state = engine.new(check_seed(seed), variant, deck)
-        fields = self._new_fields(
+        return await self._start(
             owner_id, engine, variant, seed, deck, PRACTICE, day, guild_id, channel_id
         )
-        return await self._store.write(self._start_tx, fields, state, False)
 
     async def start_daily(
         self,
@@ -270,11 +268,9 @@ class GameService:
         variant = engine.variant(variant)
         day = self._today()
         seed = daily_seed(await self.daily_secret(), engine.key, variant, day)
-        state = engine.new(seed, variant)
-        fields = self._new_fields(
+        return await self._start(
             owner_id, engine, variant, seed, None, DAILY, day, guild_id, channel_id
         )
-        return await self._store.write(self._start_tx, fields, state, True)
 
     # ----- reading ------------------------------------------------------------------------
 
@@ -501,7 +497,7 @@ class GameService:
             state = _rebuild(conn, engine, row, exc)
         return _to_run(row, state)
 
-    # ----- clock --------------------------------------------------------------------------
+    # ----- clock and starting -------------------------------------------------------------
 
     def _now(self) -> str:
         return _timestamp(self._clock())
@@ -509,7 +505,7 @@ class GameService:
     def _today(self) -> str:
         return _utc(self._clock()).date().isoformat()
 
-    def _new_fields(
+    async def _start(
         self,
         owner_id: int,
         engine: Game[Any],
@@ -520,8 +516,10 @@ class GameService:
         day: str | None,
         guild_id: int | None,
         channel_id: int | None,
-    ) -> dict[str, Any]:
-        return {
+    ) -> Run:
+        """Deal and store a new run (the deal is fixed now, whatever the engine does later)."""
+        state = engine.new(check_seed(seed), variant, deck)
+        fields = {
             "owner_id": _check_id(owner_id, "user"),
             "guild_id": None if guild_id is None else _check_id(guild_id, "guild"),
             "channel_id": None if channel_id is None else _check_id(channel_id, "channel"),
@@ -533,6 +531,7 @@ class GameService:
             "day": day,
             "now": self._now(),
         }
+        return await self._store.write(self._start_tx, fields, state, kind == DAILY)
 
 
 # ----- helpers ----------------------------------------------------------------------------
