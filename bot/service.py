@@ -356,7 +356,7 @@ class GameService:
         engine = GAMES[fields["game"]]
         dump = engine.dump(state)
         view = engine.view(state)
-        over = bool(view["over"])  # a deal may end before any move; it is verified as usual
+        over = bool(view["over"])
         fields.update(
             status=OVER if over else PLAYING,
             outcome=view["outcome"],
@@ -391,11 +391,7 @@ class GameService:
         action: str,
         now: str,
     ) -> Run:
-        run = self._get_tx(conn, run_id, True)
-        if run.owner_id != user_id:
-            raise NotYourRun(run)
-        if run.over:
-            raise RunOver(run)
+        run = self._owned_and_playing(conn, run_id, user_id)
         if run.moves != expected_move:
             raise StaleBoard(run)
         try:
