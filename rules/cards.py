@@ -79,6 +79,17 @@ def display_long(code: str) -> str:
     return display(code)
 
 
+def name(text: str) -> str:
+    """A card code as a player reads it, or the text itself quoted when it is no card.
+
+    For refusals, which must speak of whatever the player sent: ``name("AS")`` is ``A♠``,
+    ``name("ZZ")`` is ``'ZZ'``.
+    """
+    if text in _VALID:
+        return display(text)
+    return repr(text) if text else "That card"
+
+
 def show(cards: tuple[str, ...] | list[str], empty: str = "—") -> str:
     """Cards joined by spaces for display, or ``empty`` when there are none."""
     return " ".join(display(c) for c in cards) if cards else empty

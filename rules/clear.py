@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.cards import CANONICAL, JOKERS, SUIT_NAMES, display, show
-from rules.deal import CLEAR_DECK, shuffled
+from rules.deal import CLEAR_DECK
 from rules.engine import Game
 
 PILES = 4
@@ -131,12 +131,7 @@ class ClearTheDungeon(Game[ClearState]):
     state_type = ClearState
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> ClearState:
-        if deck is None:
-            cards, used = shuffled(seed, CLEAR_DECK)
-        else:
-            if sorted(deck) != sorted(CLEAR_DECK):
-                raise ValueError("a Clear the Dungeon deck holds each of the 54 cards exactly once")
-            cards, used = deck, 0
+        cards, used = self.deal_order(seed, CLEAR_DECK, deck)
         monsters = [c for c in cards if c in POWER]
         power = tuple(c for c in cards if c not in POWER)
         piles = tuple(tuple(monsters[i * PILE_SIZE : (i + 1) * PILE_SIZE]) for i in range(PILES))
@@ -373,17 +368,7 @@ class ClearTheDungeon(Game[ClearState]):
                 }
             )
         return {
-            "game": self.key,
-            "variant": state.variant,
-            "seed": state.seed,
-            "moves": state.moves,
-            "over": state.outcome is not None,
-            "won": state.outcome == "won",
-            "outcome": state.outcome,
-            "score": self.score(state),
-            "score_text": self.score_text(state),
-            "prompt": self.prompt(state),
-            "events": list(state.events),
+            **self.common_view(state),
             "piles": piles,
             "hand": list(state.hand),
             "reserve": list(state.reserve),

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules.cards import display, show
-from rules.deal import DONSOL_DECK, Stream, shuffled
+from rules.cards import display, name, show
+from rules.deal import DONSOL_DECK, Stream
 from rules.engine import Game
 
 MAX_HP = 21
@@ -84,12 +84,7 @@ class Donsol(Game[DonsolState]):
     state_type = DonsolState
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> DonsolState:
-        if deck is None:
-            cards, used = shuffled(seed, DONSOL_DECK)
-        else:
-            if sorted(deck) != sorted(DONSOL_DECK):
-                raise ValueError("a Donsol deck holds each of the 54 cards exactly once")
-            cards, used = deck, 0
+        cards, used = self.deal_order(seed, DONSOL_DECK, deck)
         room, dungeon = cards[:ROOM_SIZE], cards[ROOM_SIZE:]
         return DonsolState(
             variant=variant,
@@ -134,7 +129,7 @@ class Donsol(Game[DonsolState]):
         if verb == "take":
             if arg in state.room:
                 return f"You cannot take {display(arg)} now."
-            return f"{_card_name(arg)} is not in this room."
+            return f"{name(arg)} is not in this room."
         if verb == "escape" and not arg:
             return self.escape_refusal(state) or "You cannot escape now."
         return f"{action!r} is not a Donsol move: take a card of the room, or escape."
@@ -262,17 +257,7 @@ class Donsol(Game[DonsolState]):
     def view(self, state: DonsolState) -> dict[str, Any]:
         reason = self.escape_refusal(state)
         return {
-            "game": self.key,
-            "variant": state.variant,
-            "seed": state.seed,
-            "moves": state.moves,
-            "over": state.outcome is not None,
-            "won": state.outcome == "won",
-            "outcome": state.outcome,
-            "score": self.score(state),
-            "score_text": self.score_text(state),
-            "prompt": self.prompt(state),
-            "events": list(state.events),
+            **self.common_view(state),
             "hp": state.hp,
             "max_hp": MAX_HP,
             "shield": state.shield,
@@ -307,13 +292,6 @@ class Donsol(Game[DonsolState]):
         lines.append(f"Score: {v['score_text']}")
         lines.append(v["prompt"])
         return "\n".join(lines)
-
-
-def _card_name(code: str) -> str:
-    try:
-        return display(code)
-    except (KeyError, IndexError, ValueError):
-        return repr(code) if code else "That card"
 
 
 DONSOL = Donsol()

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from rules.deal import check_seed
+from rules.deal import check_seed, shuffled
 
 S = TypeVar("S")
 
@@ -59,6 +59,22 @@ class Game(ABC, Generic[S]):
             raise ValueError(f"{self.title} has no variant {variant!r} (choose from {choices})")
         return variant
 
+    def deal_order(
+        self, seed: int, cards: tuple[str, ...], deck: tuple[str, ...] | None
+    ) -> tuple[tuple[str, ...], int]:
+        """``(order top first, stream words used)``: ``cards`` shuffled with the seed's stream,
+        or the explicit ``deck`` unshuffled (the stream then starts at word 0).
+
+        Raises ``ValueError`` unless ``deck`` holds each of ``cards`` exactly once.
+        """
+        if deck is None:
+            return shuffled(seed, cards)
+        if sorted(deck) != sorted(cards):
+            raise ValueError(
+                f"a {self.title} deck holds each of the {len(cards)} cards exactly once"
+            )
+        return deck, 0
+
     # ----- playing -------------------------------------------------------------------------
 
     def apply(self, state: S, action: str) -> S:
@@ -73,6 +89,28 @@ class Game(ABC, Generic[S]):
     def is_over(self, state: S) -> bool:
         """True once no action is left."""
         return not self.actions(state)
+
+    # ----- what a player sees --------------------------------------------------------------
+
+    def common_view(self, state: Any) -> dict[str, Any]:
+        """``engine.md``'s keys every view holds, and ``events``; the games add their own.
+
+        States carry ``variant``, ``seed``, ``moves``, ``outcome`` (None while playing) and
+        ``events`` (what the last action did).
+        """
+        return {
+            "game": self.key,
+            "variant": state.variant,
+            "seed": state.seed,
+            "moves": state.moves,
+            "over": state.outcome is not None,
+            "won": state.outcome == "won",
+            "outcome": state.outcome,
+            "score": self.score(state),
+            "score_text": self.score_text(state),
+            "prompt": self.prompt(state),
+            "events": list(state.events),
+        }
 
     # ----- storage -------------------------------------------------------------------------
 
@@ -114,6 +152,18 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def refusal(self, state: S, action: str) -> str:
         """Why ``action`` is not legal here, in one sentence a player understands."""
+
+    @abstractmethod
+    def score(self, state: S) -> list[int]:
+        """The leaderboard's sort key, compared lexicographically, higher is better."""
+
+    @abstractmethod
+    def score_text(self, state: S) -> str:
+        """The score as a person reads it."""
+
+    @abstractmethod
+    def prompt(self, state: S) -> str:
+        """One short sentence: what the player decides now, or how the game ended."""
 
     @abstractmethod
     def view(self, state: S) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.cards import display, show
+from rules.cards import display, name, show
 from rules.deal import HIT_POINT_HEARTS, TOMB_DECK, shuffled
 from rules.engine import Game
 
@@ -545,7 +545,7 @@ class Tomb(Game[TombState]):
         if verb == "leave":
             if pending != "leave":
                 return "You only leave a treasure behind when a won turn holds nothing else."
-            return f"{_card_name(arg)} is not a treasure of this turn."
+            return f"{name(arg)} is not a treasure of this turn."
         return (
             f"{action!r} is not a Tomb move: flip, retreat, skill JS|JD|JC, dodge, endure, "
             "discard, drop <card> or leave <card>."
@@ -555,7 +555,7 @@ class Tomb(Game[TombState]):
         if card == "JH":
             return "Dodge Blow (J♥) is played with 'dodge' when a blow is about to land."
         if card not in ("JS", "JD", "JC"):
-            return f"{_card_name(card)} is not a skill: play JS, JD or JC."
+            return f"{name(card)} is not a skill: play JS, JD or JC."
         if card not in state.hand:
             return f"You have no {display(card)}."
         if state.pending is not None and not (state.pending == "door" and card == "JC"):
@@ -577,7 +577,7 @@ class Tomb(Game[TombState]):
         if enc is None or enc[-1] != "S":
             return "Treasure is only dropped to escape a monster."
         if card not in state.hand:
-            return f"You have no {_card_name(card)}."
+            return f"You have no {name(card)}."
         if card not in TREASURE_VALUE:
             return f"{display(card)} is not treasure."
         worth = TREASURE_VALUE[card]
@@ -637,17 +637,7 @@ class Tomb(Game[TombState]):
     def view(self, state: TombState) -> dict[str, Any]:
         over = state.outcome is not None
         return {
-            "game": self.key,
-            "variant": state.variant,
-            "seed": state.seed,
-            "moves": state.moves,
-            "over": over,
-            "won": state.outcome == "won",
-            "outcome": state.outcome,
-            "score": self.score(state),
-            "score_text": self.score_text(state),
-            "prompt": self.prompt(state),
-            "events": list(state.events),
+            **self.common_view(state),
             "damage": state.damage,
             "hp_card": hp_card(state.damage),
             "torches": list(state.torches),
@@ -696,13 +686,6 @@ class Tomb(Game[TombState]):
 
 def _s(n: int) -> str:
     return "" if n == 1 else "s"
-
-
-def _card_name(code: str) -> str:
-    try:
-        return display(code)
-    except (KeyError, IndexError, ValueError):
-        return repr(code) if code else "That card"
 
 
 TOMB = Tomb()
