@@ -308,13 +308,17 @@ def test_second_card_on_a_king_after_a_joker() -> None:
     assert state.attack[0] == ("RJ", "3S") and state.piles[0][-1] == "KC"
 
 
-def test_reaching_the_power_does_not_slay_without_a_third_card() -> None:
-    state = play(dealt([["JH"]], ["5H", "6H", "4C", "2H"]), "put 5H 1", "put 6H 1")
+@pytest.mark.parametrize("third", ["2H", "BJ"])
+def test_reaching_the_power_does_not_slay_without_a_third_card(third: str) -> None:
+    state = play(dealt([["JH"]], ["5H", "6H", "4C", third]), "put 5H 1", "put 6H 1")
     assert state.piles[0][-1] == "JH" and state.attack[0] == ("5H", "6H")
     assert CLEAR.view(state)["slain"] == 0
     assert refused(state, "put 4C 1") == "The third card on J♥ must be a heart or a joker."
-    state = play(state, "reserve 4C", "put 2H 1")
-    assert state.graveyard == ("JH", "5H", "6H", "2H")
+    state = play(state, "reserve 4C")  # the hand is empty: the third card comes in
+    assert f"put {third} 1" in CLEAR.actions(state)
+    state = play(state, f"put {third} 1")
+    assert state.graveyard == ("JH", "5H", "6H", third)
+    assert CLEAR.view(state)["slain"] == 1
 
 
 def test_emptying_the_hand_through_the_reserve_deals_a_new_hand() -> None:
@@ -424,6 +428,34 @@ def test_with_the_hand_spent_the_reserve_top_can_still_be_played() -> None:
     # Q♥ still waits for a second card, and the reserve's new top (a left-over card) may
     # or may not fit it: the game goes on exactly as long as some action is left.
     assert (state.outcome == "stuck") is (CLEAR.actions(state) == [])
+
+
+@pytest.mark.parametrize(("under", "stuck"), [("AH", True), ("7C", False)])
+def test_a_move_from_the_reserve_can_leave_the_game_stuck(under: str, stuck: bool) -> None:
+    # Hand and power deck spent; K♠ [9♣, 4♦] and Q♥ [5♥] are left; the reserve is ..., under, 2♠.
+    state = position(
+        piles=[["KS"], ["QH"], (), ()],
+        attack=[["9C", "4D"], ["5H"], (), ()],
+        hand=[None, None, None],
+        reserve=[under, "2S"],
+    )
+    assert CLEAR.actions(state) == ["put 2S 1"]
+    after = play(state, "put 2S 1")
+    view = CLEAR.view(after)
+    assert view["reserve"][-1] == under and view["hand"] == [None, None, None]
+    assert view["slain"] == 11 and view["score"] == [11, 0]
+    finish = ("You finish K♠ with 2♠ from the reserve.", "K♠ is slain! Pile 1 is clear.")
+    if stuck:  # A♥ cannot bring Q♥'s 5♥ up to 12
+        assert (view["over"], view["won"], view["outcome"]) == (True, False, "stuck")
+        assert CLEAR.actions(after) == []
+        assert after.events == (
+            *finish,
+            "No card can be played: you are stuck with 11 of 12 monsters slain.",
+        )
+    else:  # 5♥ + 7♣ = 12
+        assert (view["over"], view["outcome"]) == (False, None)
+        assert CLEAR.actions(after) == ["put 7C 2"]
+        assert after.events == finish
 
 
 def test_every_card_to_the_reserve_deals_exactly_13_more_hands() -> None:
@@ -552,6 +584,43 @@ def test_random_play_keeps_every_promise(seed: int, rnd: random.Random) -> None:
         assert state.piles == ((), (), (), ())
     assert replay("clear", None, seed, played) == state
     assert replay("clear", "standard", seed, played) == state
+
+
+def _fits_by_the_rules(card: str, monster: str, on: Sequence[str]) -> bool:
+    """The spec's three attack conditions, written out again without the engine's tables."""
+
+    def value(c: str) -> int:
+        return 10 if c in ("RJ", "BJ") else 1 if c[0] == "A" else int(c[:-1])
+
+    power = {"J": 11, "Q": 12, "K": 13}[monster[:-1]]
+    if not on:
+        return value(card) + 10 >= power
+    if len(on) == 1:
+        return value(on[0]) + value(card) >= power
+    return card in ("RJ", "BJ") or card[-1] == monster[-1]
+
+
+@given(seed=st.integers(0, 2**64 - 1), rnd=st.randoms(use_true_random=False))
+@settings(max_examples=30, deadline=None)
+def test_the_actions_are_exactly_the_legal_moves_and_each_applies(
+    seed: int, rnd: random.Random
+) -> None:
+    state = CLEAR.new(seed)
+    while state.outcome is None:
+        held = [c for c in state.hand if c is not None]
+        sources = held + list(state.reserve[-1:])
+        expected = {
+            f"put {card} {i + 1}"
+            for card in sources
+            for i, pile in enumerate(state.piles)
+            if pile and _fits_by_the_rules(card, pile[-1], state.attack[i])
+        } | {f"reserve {card}" for card in held}
+        legal = CLEAR.actions(state)
+        assert len(legal) == len(set(legal)) and set(legal) == expected
+        after = [CLEAR.apply(state, action) for action in legal]
+        puts = [s for a, s in zip(legal, after, strict=True) if a.startswith("put")]
+        state = rnd.choice(puts) if puts and rnd.random() < 0.8 else rnd.choice(after)
+    assert CLEAR.actions(state) == []
 
 
 @given(st.integers(0, 2**64 - 1))
