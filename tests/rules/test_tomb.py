@@ -322,6 +322,93 @@ def test_an_empty_deck_is_lost_in_the_dark() -> None:
     assert view(state)["score"] == [0, 0, 0]
 
 
+def test_a_second_queen_adds_nothing() -> None:
+    state = play("QS QH 5S 9S 2C 10D", "flip")
+    v = view(state)
+    assert v["delve_turns"] == 1 and v["damage"] == 0
+    assert v["deck"] == 3  # the 5♠ gave way the moment it appeared
+    assert "You turn Q♥: the goddess already favours you." in v["events"]
+    state = TOMB.apply(state, "flip")  # no favour left over: the 9♠ must be fought
+    v = view(state)
+    assert v["damage"] == 7
+    assert v["hand"] == ["10D"]
+
+
+def test_only_an_action_card_uses_up_a_trap_whatever_its_suit() -> None:
+    state = play("7D KS AH JC RJ 9C", "flip")
+    v = view(state)
+    assert v["torches"] == ["AH"]
+    assert v["hand"] == ["JC", "7D", "KS", "RJ"]  # the 9♣ disarms the 7♦ trap
+    assert v["score"] == [1, 23, 1]  # while playing: the hand so far, RJ = 6
+    assert v["score_text"] == "1/23"
+
+
+def test_only_an_action_card_uses_up_a_door_whatever_its_suit() -> None:
+    state = play("5C KD AS JS 8D", "flip")
+    v = view(state)
+    assert v["hand"] == ["JS", "KD", "8D"]
+    assert v["torches"] == ["AS"]
+    assert v["delve_turns"] == 1
+
+
+def test_go_berserk_is_offered_before_every_card_of_the_fight() -> None:
+    state = play("JS 9S 2C 8C 9C", "flip")
+    for damage in (7, 8):
+        assert TOMB.actions(state) == ["flip", "skill JS"]
+        state = TOMB.apply(state, "flip")
+        assert view(state)["damage"] == damage
+    assert TOMB.actions(state) == ["flip", "skill JS"]
+    state = TOMB.apply(state, "flip")  # 9♣ slays the 9♠, J♠ kept
+    assert view(state)["hand"] == ["JS"]
+    assert view(state)["delve_turns"] == 1
+
+
+@pytest.mark.parametrize(
+    ("monster", "drops"),
+    [("7S", ["drop KS"]), ("6S", ["drop KS", "drop RJ", "drop 6D"]), ("10S", ["drop KS"])],
+)
+def test_a_treasure_drop_needs_a_card_worth_the_monster(monster: str, drops: list[str]) -> None:
+    state = play(f"KS RJ 6D 9C {monster} 10C", "flip", "flip")
+    assert view(state)["hand"] == ["KS", "RJ", "6D"]
+    assert TOMB.actions(state) == ["flip", *drops]
+
+
+def test_dodge_blow_can_cancel_a_deadly_blow() -> None:
+    state = play("JH 10S 2C 2S 10D", "flip", "endure")
+    v = view(state)
+    assert v["damage"] == 8 and v["hp_card"] == "2H"
+    assert v["pending"] == "dodge"  # the 2♠ deals another 8: deadly
+    dead = view(TOMB.apply(state, "endure"))
+    assert dead["outcome"] == "dead"
+    assert dead["damage"] == 16 and dead["hp_card"] is None
+    assert dead["score"] == [0, 0, 0]
+    v = view(TOMB.apply(state, "dodge"))
+    assert v["outcome"] is None
+    assert v["damage"] == 8
+    assert v["hand"] == ["10D"]
+
+
+def test_a_door_discard_can_burn_the_fourth_torch() -> None:
+    state = play("AS AH AD 9C 3D 2S AC 5S", "flip")
+    v = view(state)
+    assert v["outcome"] == "lost_in_dark"
+    assert v["torches"] == ["AS", "AH", "AD", "AC"]
+    assert v["turn"] == ["9C", "3D"]
+    assert v["deck"] == 1
+    assert v["score"] == [0, 0, 0]
+
+
+def test_the_fourth_torch_during_the_retreat_scores_nothing() -> None:
+    state = play("4D 9S 2C 3C AS AH AD AC", "flip", "flip", "retreat")
+    assert view(state)["score"] == [0, 4, 1]
+    v = view(TOMB.apply(state, "flip"))
+    assert v["outcome"] == "lost_in_dark"
+    assert v["score"] == [0, 0, 0]
+    assert v["score_text"] == "lost in the dark — 0"
+    assert v["retreat_needed"] == 1
+    assert v["phase"] == "over"
+
+
 def test_between_retreat_turns_only_flip() -> None:
     state = play("2C 5S 3C 6S 4C 7S 5C 8S 6C 9S", "flip", "flip", "flip", "retreat")
     assert view(state)["retreat_needed"] == 2
@@ -422,8 +509,11 @@ def check_invariants(state: TombState) -> None:
         assert v["score"][2] == 1
     if not v["over"] and v["pending"] is None and v["encounter"] is None:
         assert v["turn"] == []
-    if not v["over"] and v["encounter"] is not None and v["pending"] is None:
-        assert len(TOMB.actions(state)) > 1  # a stop inside a turn is a real choice
+    legal = TOMB.actions(state)
+    if len(legal) == 1:  # a stop without a choice is only ever between turns
+        assert v["encounter"] is None and v["pending"] is None and v["turn"] == []
+    for action in legal:  # whatever is offered can be played
+        TOMB.apply(state, action)
 
 
 @PROPERTY
