@@ -1,0 +1,95 @@
+"""Click-to-answer time of the real bot: raw INTERACTION_CREATE payloads in, responses out.
+
+The bot runs as in production (discord.py's own dispatch, the service, a durable SQLite file
+with ``synchronous=FULL``), with Discord replaced by the recording transport of
+``tests/bot/raw.py``. Players start runs with /play and click random move buttons read from
+their boards until each run ends; for every interaction the time from delivery to the bot's
+one response is recorded. Discord allows 3 seconds. Run: ``.venv/bin/python bench/bot.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.client import create_bot
+from rules import GAMES
+from tests.bot.raw import FakeDiscord
+
+
+class TimedDiscord(FakeDiscord):
+    """The recording transport, noting when each interaction was answered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered: dict[int, float] = {}
+
+    def _callback(self, interaction_id: int, payload: dict[str, Any]) -> dict[str, Any]:
+        self.answered.setdefault(interaction_id, time.perf_counter())
+        return super()._callback(interaction_id, payload)
+
+
+async def run(runs_per_game: int, seed: int, folder: Path) -> None:
+    rng = random.Random(seed)
+    fake = TimedDiscord()
+    started = time.perf_counter()
+    bot = create_bot(folder / "bench.sqlite3", daily_secret="bench", sync="never")
+    await fake.attach(bot)
+    print(f"login, migrations and setup: {(time.perf_counter() - started) * 1000:.1f} ms")
+    plays: list[float] = []
+    clicks: list[float] = []
+    user = 1000
+    for key in GAMES:
+        for _ in range(runs_per_game):
+            user += 1
+            t0 = time.perf_counter()
+            asked = fake.command(bot, user, "play", game=key)
+            await fake.settle()
+            plays.append(fake.answered[asked] - t0)
+            message = max(fake.messages)  # the board /play just posted
+            while ids := _moves(fake, message):
+                t0 = time.perf_counter()
+                clicked = fake.click(bot, user, message, rng.choice(ids))
+                await fake.settle()
+                clicks.append(fake.answered[clicked] - t0)
+    await bot.close()
+    _report("/play", plays)
+    _report("click", clicks)
+
+
+def _moves(fake: FakeDiscord, message_id: int) -> list[str]:
+    return [
+        c["custom_id"]
+        for row in fake.messages[message_id]["components"]
+        for c in row["components"]
+        if c["custom_id"].startswith("dd:") and not c.get("disabled")
+    ]
+
+
+def _report(name: str, seconds: list[float]) -> None:
+    ms = sorted(s * 1000 for s in seconds)
+    p = statistics.quantiles(ms, n=100, method="inclusive")
+    print(f"{name:<6} {len(ms):>5} answered   p50 {p[49]:.2f} ms   p95 {p[94]:.2f} ms   "
+          f"p99 {p[98]:.2f} ms   max {ms[-1]:.2f} ms   (Discord allows 3000 ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20, help="runs played per game (20)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(args.runs, args.seed, Path(folder)))
+
+
+if __name__ == "__main__":
+    main()
