@@ -265,6 +265,8 @@ def test_random_play_keeps_every_invariant(seed: int, variant: str, picks) -> No
                 with pytest.raises(IllegalAction):
                     DONSOL.apply(state, bogus)
                 assert DONSOL.dump(state) == snapshot
+        for offered in legal:  # every action offered is accepted
+            assert DONSOL.apply(state, offered).moves == state.moves + 1
         action = picks.choice(legal)
         before = DONSOL.dump(state)
         nxt = DONSOL.apply(state, action)
