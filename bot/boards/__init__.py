@@ -13,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.boards import clear, donsol, tomb
-from bot.boards.common import Board, ButtonSpec
-from bot.boards.rulebook import RULEBOOK
+import discord
 
-Renderer = Callable[..., Board]
+from bot.boards import clear, donsol, tomb
+from bot.boards.common import Board, ButtonSpec, frame
+from bot.boards.rulebook import RULEBOOK
+from rules import GAMES
+
+#: A game's renderer: its fields and buttons, added to the shared frame.
+Renderer = Callable[[dict[str, Any], list[str], discord.Embed], Board]
 
 #: The renderer for each game key (the view's ``game``).
 RENDERERS: dict[str, Renderer] = {
@@ -48,9 +52,9 @@ def render_board(
         renderer = RENDERERS[view["game"]]
     except KeyError:
         raise ValueError(f"no board for game {view.get('game')!r}") from None
-    return renderer(
-        view, list(actions), run_id=run_id, kind=kind, day=day, owner=owner, notice=notice
-    )
+    title = GAMES[view["game"]].title
+    embed = frame(view, title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice)
+    return renderer(view, list(actions), embed)
 
 
 __all__ = ["RENDERERS", "RULEBOOK", "Board", "ButtonSpec", "render_board"]

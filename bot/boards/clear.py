@@ -18,9 +18,9 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, add_field, button, cards, frame, plural
+from bot.boards.common import Board, ButtonSpec, add_field, button, cards, plural
 from rules.cards import SUIT_SYMBOLS, display
-from rules.clear import CLEAR, MONSTERS, POWER, VALUE
+from rules.clear import MONSTERS, POWER, VALUE
 
 _FROM_HAND = discord.ButtonStyle.primary
 _FROM_RESERVE = discord.ButtonStyle.success
@@ -28,18 +28,9 @@ _TO_RESERVE = discord.ButtonStyle.secondary
 _CLOSED = discord.ButtonStyle.secondary
 
 
-def render(
-    view: dict[str, Any],
-    actions: list[str],
-    *,
-    run_id: int,
-    kind: str,
-    day: str | None,
-    owner: str | None,
-    notice: str | None,
-) -> Board:
+def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
     """The Clear the Dungeon board for ``view``, its moves laid out as a grid."""
-    embed = frame(view, CLEAR.title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice)
+    # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
     add_field(
         embed, "Monsters",
         "\n".join(_pile(i, p) for i, p in enumerate(view["piles"], start=1)),

@@ -11,10 +11,10 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, add_field, arrange, button, frame, plural
+from bot.boards.common import Board, ButtonSpec, add_field, arrange, button, plural
 from bot.boards.common import scaled_bar as hp_bar
 from rules.cards import display
-from rules.donsol import DECK_SIZE, DONSOL, role, value
+from rules.donsol import DECK_SIZE, role, value
 
 _STYLE = {
     "monster": discord.ButtonStyle.danger,
@@ -25,20 +25,9 @@ _EMOJI = {"monster": "⚔️", "shield": "🛡️", "potion": "🧪"}
 _VERB = {"monster": "Fight", "shield": "Equip", "potion": "Drink"}
 
 
-def render(
-    view: dict[str, Any],
-    actions: list[str],
-    *,
-    run_id: int,
-    kind: str,
-    day: str | None,
-    owner: str | None,
-    notice: str | None,
-) -> Board:
+def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
     """The Donsol board for ``view`` with a button per legal action (``actions``)."""
-    embed = frame(
-        view, DONSOL.title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice
-    )
+    # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
     hp, max_hp = view["hp"], view["max_hp"]
     add_field(embed, "Health", f"❤️ {hp}/{max_hp} {hp_bar(hp, max_hp)}")
     add_field(embed, "Shield", _shield(view))

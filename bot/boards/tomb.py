@@ -21,11 +21,10 @@ from bot.boards.common import (
     bar,
     button,
     cards,
-    frame,
     plural,
 )
 from rules.cards import display
-from rules.tomb import DEADLY_DAMAGE, KIND_NAMES, SKILL_NAMES, TOMB, TORCHES, TREASURE_VALUE
+from rules.tomb import DEADLY_DAMAGE, KIND_NAMES, SKILL_NAMES, TORCHES, TREASURE_VALUE
 
 #: Damage a player survives: the hit point counter runs 10♥ … 2♥, the 2♥ turned is death.
 SURVIVABLE = DEADLY_DAMAGE - 1
@@ -36,18 +35,9 @@ _HELP = discord.ButtonStyle.success
 _COST = discord.ButtonStyle.danger
 
 
-def render(
-    view: dict[str, Any],
-    actions: list[str],
-    *,
-    run_id: int,
-    kind: str,
-    day: str | None,
-    owner: str | None,
-    notice: str | None,
-) -> Board:
+def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
     """The Tomb board for ``view`` with a button per legal action (``actions``)."""
-    embed = frame(view, TOMB.title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice)
+    # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
     add_field(embed, "Hit points", _hit_points(view))
     add_field(embed, "Torches", _torches(view))
     add_field(embed, "Deck", plural(view["deck"], "card"))
