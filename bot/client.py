@@ -130,24 +130,8 @@ class DungeonBot(commands.Bot):
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def create_bot(
-    database_path: str | Path,
-    *,
-    daily_secret: str | None = None,
-    dev_guild_id: int | None = None,
-    sync: SyncMode = "auto",
-    clock: Callable[[], datetime] | None = None,
-    random_seed: Callable[[], int] | None = None,
-) -> DungeonBot:
-    """A new, not yet logged-in bot on the database at ``database_path``."""
-    return DungeonBot(
-        database_path,
-        daily_secret=daily_secret,
-        dev_guild_id=dev_guild_id,
-        sync=sync,
-        clock=clock,
-        random_seed=random_seed,
-    )
+#: A new, not yet logged-in bot on a database file (the factory tests and ``__main__`` use).
+create_bot = DungeonBot
 
 
 __all__ = ["PERMISSIONS", "SCOPES", "DungeonBot", "Tree", "create_bot", "invite_url"]
