@@ -209,7 +209,10 @@ class Donsol(Game[DonsolState]):
             return replace(s, hp=hp, events=tuple(events), **common)
         if not s.dungeon:
             events.append(f"You have cleared the whole dungeon with {hp} HP. You win!")
-            return replace(s, hp=hp, outcome="won", events=tuple(events), **common)
+            # Rule 7: clearing a room resets the flag, the last room too.
+            return replace(
+                s, hp=hp, outcome="won", escaped_last=False, events=tuple(events), **common
+            )
         new_room, dungeon = s.dungeon[:ROOM_SIZE], s.dungeon[ROOM_SIZE:]
         events.append(f"Room cleared. The next room: {show(new_room)}.")
         return replace(

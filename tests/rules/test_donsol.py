@@ -186,6 +186,17 @@ def test_g10_a_partial_last_room() -> None:
     assert view["score_text"] == "won with 3 HP"
 
 
+def test_winning_in_a_room_entered_by_escape_resets_escaped_last() -> None:
+    # Rule 7: clearing a room resets "escaped last room", the last room too.
+    s = at(["2D", "3D"], xp=50, dungeon=("4D", "5D"))
+    s = DONSOL.apply(s, "escape")
+    assert s.escaped_last and not s.dungeon and sorted(s.room) == ["2D", "3D", "4D", "5D"]
+    s = play(s, *s.room)
+    view = DONSOL.view(s)
+    assert (view["outcome"], view["xp"]) == ("won", 54)
+    assert view["escaped_last"] is False
+
+
 def test_death_ends_the_game_at_once_and_keeps_the_room() -> None:
     s = at(["RJ", "2H", "3D", "4C"], hp=20)
     s = play(s, "RJ")
