@@ -6,7 +6,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+# Every benchmark script, run as `python -m bench.NAME` (see bench/README.md).
+BENCHES := engine service clicks
+
+.PHONY: run test lint bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,9 +28,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/service.py
-	$(BIN)/python bench/bot.py
+	@set -e; for name in $(BENCHES); do \
+		echo "== python -m bench.$$name"; $(BIN)/python -m bench.$$name; done
+
+# Each benchmark at a tiny size (seconds): CI runs this so that none can break unseen.
+bench-quick: $(STAMP)
+	@set -e; for name in $(BENCHES); do \
+		echo "== python -m bench.$$name --quick"; $(BIN)/python -m bench.$$name --quick; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -3,7 +3,8 @@
 For each game in ``rules.GAMES`` (or the ones named), plays complete games for a few seconds
 on one core — ``new``, then ``actions()`` and ``apply`` until the end, ``actions()`` calls
 included — and prints actions applied per second, games per second, and the mean time to
-replay a finished game from its transcript. Run: ``.venv/bin/python bench/engine.py``.
+replay a finished game from its transcript. Run: ``.venv/bin/python -m bench.engine``
+(``--quick``: a fraction of a second per game, to check that it runs).
 """
 
 from __future__ import annotations
@@ -58,7 +59,11 @@ def main() -> None:
     parser.add_argument("games", nargs="*", choices=[*GAMES, []], help="games to measure (all)")
     parser.add_argument("--seconds", type=float, default=3.0, help="play time per game (3)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the bench's own chooser")
+    parser.add_argument("--quick", action="store_true",
+                        help="0.2 s per game: checks that the bench runs, measures little")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds = 0.2
     rng = random.Random(args.seed)
     print(f"{'game':<8} {'actions/s':>10} {'games/s':>9} {'actions/game':>13} "
           f"{'replay ms':>10} {'target':>8}")

@@ -10,7 +10,8 @@ On a database file in a temporary folder (durable commits: WAL, ``synchronous=FU
    of ``act`` (target: p99 under 10 ms).
 
 Each player plays random legal runs (a new one when a run ends) of the chosen games.
-Run: ``.venv/bin/python bench/service.py`` (``--help`` for the options).
+Run: ``.venv/bin/python -m bench.service`` (``--help`` for the options; ``--quick``: a
+tiny size that checks that it runs).
 """
 
 from __future__ import annotations
@@ -176,7 +177,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--game", choices=["all", *sorted(GAMES)], default="all",
                         help="the game players play (all: each player picks at random)")
     parser.add_argument("--dir", default=None, help="where to create the temporary database files")
-    return parser.parse_args(argv)
+    parser.add_argument("--quick", action="store_true",
+                        help="5 and 20 players for 0.5 s: checks that the bench runs")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.players, args.paced_players, args.seconds = 5, 20, 0.5
+    return args
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ The bot runs as in production (discord.py's own dispatch, the service, a durable
 with ``synchronous=FULL``), with Discord replaced by the recording transport of
 ``tests/bot/raw.py``. Players start runs with /play and click random move buttons read from
 their boards until each run ends; for every interaction the time from delivery to the bot's
-one response is recorded. Discord allows 3 seconds. Run: ``.venv/bin/python bench/bot.py``.
+one response is recorded. Discord allows 3 seconds. Run: ``.venv/bin/python -m bench.clicks``
+(``--quick``: 2 runs per game, to check that it runs).
 """
 
 from __future__ import annotations
@@ -13,13 +14,10 @@ import argparse
 import asyncio
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.client import create_bot
 from rules import GAMES
@@ -76,6 +74,8 @@ def _moves(fake: FakeDiscord, message_id: int) -> list[str]:
 
 
 def _report(name: str, seconds: list[float]) -> None:
+    if len(seconds) < 2:  # quantiles need two points; a tiny run may have fewer
+        raise SystemExit(f"{name}: only {len(seconds)} answered, too few to report on")
     ms = sorted(s * 1000 for s in seconds)
     p = statistics.quantiles(ms, n=100, method="inclusive")
     print(f"{name:<6} {len(ms):>5} answered   p50 {p[49]:.2f} ms   p95 {p[94]:.2f} ms   "
@@ -86,7 +86,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="runs played per game (20)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument("--quick", action="store_true",
+                        help="2 runs per game: checks that the bench runs")
     args = parser.parse_args()
+    if args.quick:
+        args.runs = 2
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(run(args.runs, args.seed, Path(folder)))
 

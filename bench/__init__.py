@@ -1,0 +1,1 @@
+"""Benchmarks: each module is a script run as ``python -m bench.NAME`` (see bench/README.md)."""
