@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import discord
+import yarl
 from dotenv import load_dotenv
 
 from bot.client import create_bot
@@ -50,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
     discord.utils.setup_logging(level=settings.log_level, root=True)
+    if settings.discord_api_base:
+        point_discord_at(settings.discord_api_base)
     if args.command == "migrate":
         return migrate(settings)
     assert token is not None  # required above for run and sync
@@ -61,6 +64,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("Discord refused DISCORD_TOKEN: copy the bot token again into .env.", file=sys.stderr)
         return EXIT_CONFIG
     return 0
+
+
+def point_discord_at(base: str) -> None:
+    """Send discord.py's REST calls and gateway connection to ``base`` (``DISCORD_API_BASE``),
+    a local stand-in for Discord: for benchmarks and tests only."""
+    discord.http.Route.BASE = f"{base}/api/v10"  # the webhook adapter builds on it too
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws{base[4:]}/")
+    log.warning("DISCORD_API_BASE is set: talking to %s, not to Discord", base)
 
 
 def migrate(settings: Settings) -> int:

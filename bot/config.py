@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,8 @@ class Settings:
     daily_secret: str | None
     dev_guild_id: int | None
     log_level: int
+    #: A local stand-in for Discord to talk to instead (benchmarks and tests only).
+    discord_api_base: str | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -45,6 +48,7 @@ class Settings:
             daily_secret=_text(env, "DAILY_SECRET"),
             dev_guild_id=_guild_id(_text(env, "DEV_GUILD_ID")),
             log_level=_log_level(_text(env, "LOG_LEVEL") or "INFO"),
+            discord_api_base=_api_base(_text(env, "DISCORD_API_BASE")),
         )
 
     def require_token(self) -> str:
@@ -65,6 +69,19 @@ def _guild_id(value: str | None) -> int | None:
     if not value.isdigit():
         raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {value!r}.")
     return int(value)
+
+
+def _api_base(value: str | None) -> str | None:
+    # Loopback only: the bot token is sent to this address.
+    if value is None:
+        return None
+    match = re.fullmatch(r"http://(127\.0\.0\.1|localhost|\[::1\]):([0-9]{1,5})/?", value)
+    if match is None:
+        raise ConfigError(
+            "DISCORD_API_BASE must be a local stand-in such as http://127.0.0.1:8080, "
+            f"not {value!r} (for benchmarks and tests only)."
+        )
+    return f"http://{match[1]}:{match[2]}"
 
 
 def _log_level(value: str) -> int:
