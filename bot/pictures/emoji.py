@@ -1,0 +1,160 @@
+"""The card faces as application emoji: written to a folder, or uploaded to Discord once.
+
+At start the bot calls :func:`sync_card_emoji`: it lists the application's emoji, uploads
+only the faces that are missing or whose drawing changed (known by a content hash kept in
+the database), deletes the outdated copy of a changed face, and returns card code ->
+:class:`discord.PartialEmoji` for buttons (``emoji=``) and board text (``str(emoji)`` is
+``<:dd_AS:id>``). Any failure — no permission, the 2,000-emoji limit, Discord down — logs one
+warning and returns an empty mapping: boards then show today's text cards.
+
+``python -m bot emoji --dry-run [--out DIR]`` uses :func:`write_faces` to look at them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Protocol
+
+import discord
+
+from bot.pictures.faces import BACK, FACE_NAMES, face_png
+from rules.cards import display
+
+log = logging.getLogger(__name__)
+
+#: Every emoji the bot owns starts with this, so that others on the application are left alone.
+PREFIX = "dd_"
+#: The store key holding ``{emoji name: [id, content hash]}`` as JSON.
+STORE_KEY = "pictures.card_emoji"
+#: Discord's cap on emoji per application.
+APPLICATION_EMOJI_LIMIT = 2000
+
+CardEmoji = dict[str, discord.PartialEmoji]
+
+
+class KeyValueStore(Protocol):
+    """Where the ids and hashes of uploaded faces are kept (the database's meta table)."""
+
+    async def get(self, key: str) -> str | None: ...
+
+    async def set(self, key: str, value: str) -> None: ...
+
+
+def emoji_name(code: str) -> str:
+    """The emoji name of a face: ``dd_10H``, ``dd_RJ``, ``dd_back`` (2–32 of ``[A-Za-z0-9_]``)."""
+    return PREFIX + code
+
+
+def content_hash(png: bytes) -> str:
+    """A short, stable fingerprint of a face's bytes."""
+    return hashlib.sha256(png).hexdigest()[:16]
+
+
+def faces() -> dict[str, bytes]:
+    """Every face's PNG bytes by code (``FACE_NAMES`` order). CPU work: run it off the loop."""
+    return {code: face_png(code) for code in FACE_NAMES}
+
+
+def write_faces(folder: Path) -> list[Path]:
+    """Write every face to ``folder`` as ``<emoji name>.png`` (the folder is created)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for code, png in faces().items():
+        path = folder / f"{emoji_name(code)}.png"
+        path.write_bytes(png)
+        written.append(path)
+    return written
+
+
+def card_text(code: str, emoji: Mapping[str, discord.PartialEmoji]) -> str:
+    """How a board's text names a card: its emoji when synced, else ``A♠`` / ``🃏``."""
+    found = emoji.get(code)
+    return str(found) if found is not None else display(code)
+
+
+async def sync_card_emoji(client: discord.Client, store: KeyValueStore) -> CardEmoji:
+    """Make the application's emoji match the faces; return card code (and ``back``) -> emoji.
+
+    Uploads only what is missing or changed; a restart with nothing changed uploads nothing.
+    Never raises (but for cancellation): on any failure it logs one warning and returns ``{}``.
+    """
+    try:
+        return await _sync(client, store)
+    except Exception as exc:
+        log.warning(
+            "Card emoji are off, boards show text cards: the emoji sync failed (%s: %s)",
+            type(exc).__name__, exc,
+        )
+        return {}
+
+
+class _LimitReached(Exception):
+    pass
+
+
+async def _sync(client: discord.Client, store: KeyValueStore) -> CardEmoji:
+    pictures = await asyncio.to_thread(faces)
+    wanted = {emoji_name(code): (code, png, content_hash(png)) for code, png in pictures.items()}
+    known = _parse(await store.get(STORE_KEY))
+    remote = {e.name: e for e in await client.fetch_application_emojis()}
+
+    kept: dict[str, tuple[int, str]] = {}
+    stale: list[discord.Emoji] = []
+    missing: list[str] = []
+    for name, (_code, _png, digest) in wanted.items():
+        have = remote.get(name)
+        if have is not None and known.get(name) == (have.id, digest):
+            kept[name] = (have.id, digest)
+            continue
+        if have is not None:
+            stale.append(have)
+        missing.append(name)
+
+    free = APPLICATION_EMOJI_LIMIT - (len(remote) - len(stale))
+    if len(missing) > free:
+        raise _LimitReached(
+            f"{len(missing)} faces to upload but room for {max(free, 0)} of "
+            f"{APPLICATION_EMOJI_LIMIT} application emoji"
+        )
+    try:
+        for emoji in stale:
+            await emoji.delete()
+        for name in missing:
+            _code, png, digest = wanted[name]
+            created = await client.create_application_emoji(name=name, image=png)
+            kept[name] = (created.id, digest)
+    finally:
+        # Keep what was uploaded even when a later upload fails: the next start resumes.
+        await store.set(STORE_KEY, json.dumps(
+            {name: list(entry) for name, entry in sorted(kept.items())}, separators=(",", ":")
+        ))
+    if missing:
+        log.info("Card emoji: %d uploaded, %d already there", len(missing),
+                 len(wanted) - len(missing))
+    return {
+        code: discord.PartialEmoji(name=name, id=kept[name][0])
+        for name, (code, _png, _digest) in wanted.items()
+    }
+
+
+def _parse(raw: str | None) -> dict[str, tuple[int, str]]:
+    """The stored record, or nothing if it is absent or unreadable (then all is re-checked)."""
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+        return {str(name): (int(entry[0]), str(entry[1])) for name, entry in data.items()}
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        log.info("Card emoji: the stored record is unreadable; checking every face again")
+        return {}
+
+
+__all__ = [
+    "APPLICATION_EMOJI_LIMIT", "BACK", "PREFIX", "STORE_KEY", "CardEmoji", "KeyValueStore",
+    "card_text", "content_hash", "emoji_name", "faces", "sync_card_emoji", "write_faces",
+]
