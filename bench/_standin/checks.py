@@ -1,0 +1,100 @@
+"""What must hold of the database after a load or a crash test, read from the SQLite file
+itself (opened read-only), and of the answers the stand-in recorded.
+
+- ``PRAGMA integrity_check`` is ``ok``;
+- every run's moves are numbered 1..n with n its move count, and replay (``rules.replay``)
+  to the state stored with it;
+- every promised move (a click answered with an updated board) is in the moves table, as
+  the move after the board it was clicked on;
+- no run has more moves than clicks were sent to it (no click applied twice);
+- every interaction got exactly one response and none was refused by Discord's rules.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench._standin.ids import parse_move
+from bench._standin.players import Outcome
+from rules import GAMES, replay
+
+
+@dataclass
+class DatabaseCheck:
+    integrity: str = ""
+    runs: int = 0
+    moves: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.integrity == "ok" and not self.problems
+
+
+def check_database(path: Path, outcomes: Iterable[Outcome]) -> DatabaseCheck:
+    """Check the database at ``path`` against the players' ``outcomes``."""
+    outcomes = list(outcomes)
+    report = DatabaseCheck()
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        report.integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check"))
+        logs: dict[int, list[tuple[int, str]]] = {}
+        for run_id, number, action in conn.execute(
+                "SELECT run_id, number, action FROM moves ORDER BY run_id, number"):
+            logs.setdefault(run_id, []).append((number, action))
+        rows = conn.execute(
+            "SELECT id, game, variant, seed, deck, moves, state FROM runs").fetchall()
+    finally:
+        conn.close()
+    report.runs = len(rows)
+    report.moves = sum(len(v) for v in logs.values())
+    for run_id, game, variant, seed, deck, count, state in rows:
+        log = logs.get(run_id, [])
+        if [n for n, _ in log] != list(range(1, len(log) + 1)) or len(log) != count:
+            report.problems.append(f"run {run_id}: moves numbered {[n for n, _ in log]}, "
+                                   f"count {count}")
+            continue
+        try:
+            final = replay(game, variant, int(seed), [a for _, a in log],
+                           json.loads(deck) if deck else None)
+        except Exception as exc:  # an illegal stored move is exactly what this looks for
+            report.problems.append(f"run {run_id}: its moves do not replay ({exc})")
+            continue
+        if GAMES[game].dump(final) != json.loads(state):
+            report.problems.append(f"run {run_id}: replayed state differs from the stored one")
+    actions = {(run_id, n): a for run_id, log in logs.items() for n, a in log}
+    for outcome in outcomes:
+        move = outcome.promised
+        if move is not None and actions.get((move.run_id, move.version + 1)) != move.action:
+            report.problems.append(
+                f"promised move lost: run {move.run_id} move {move.version + 1} {move.action!r}"
+                f" (stored: {actions.get((move.run_id, move.version + 1))!r})")
+    sent = Counter(m.run_id for o in outcomes if o.kind == "click"
+                   and (m := parse_move(o.record.data.get("custom_id", ""))))
+    for run_id, log in logs.items():
+        if sent and len(log) > sent[run_id]:
+            report.problems.append(f"run {run_id}: {len(log)} moves from {sent[run_id]} clicks")
+    return report
+
+
+def answer_problems(outcomes: Iterable[Outcome]) -> Counter[str]:
+    """Interactions that did not get exactly one good answer, by what went wrong."""
+    found: Counter[str] = Counter()
+    for outcome in outcomes:
+        record = outcome.record
+        if not record.delivered:
+            found["not delivered (bot offline)"] += 1
+        elif record.answered_at is None:
+            found["no answer in 3 s"] += 1
+        elif "error id" in record.text:
+            found["answered with an error id"] += 1
+        elif outcome.kind in ("start", "click") and record.ephemeral:
+            found[f"{outcome.kind} refused"] += 1
+        for code in record.refused:
+            found[f"callback refused with {code}"] += 1
+    return found

@@ -1,0 +1,97 @@
+"""The bot under test as a separate process, started against a stand-in for Discord.
+
+``BotProcess`` starts a command (``python -m bot`` by default, unmodified) with the settings
+pointing it at the stand-in and a database file, waits until its gateway session is ready,
+and can kill it (SIGKILL), stop it (SIGTERM), and read its CPU time from ``/proc``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from pathlib import Path
+
+from bench._standin.server import StandIn
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT_BOT = (sys.executable, "-m", "bot")
+MINIMAL_BOT = (sys.executable, "-m", "bench._minimal_bot")
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class BotProcess:
+    """One bot process at a time; ``start`` again after ``kill`` restarts it on the same file."""
+
+    def __init__(self, discord: StandIn, database: Path, log: Path,
+                 command: tuple[str, ...] = PROJECT_BOT, log_level: str = "INFO",
+                 root: Path = ROOT) -> None:
+        self.discord = discord
+        self.database = database
+        self.log = log
+        self.command = command
+        self.log_level = log_level
+        self.root = root  # the checkout the bot runs from (its working directory)
+        self.proc: asyncio.subprocess.Process | None = None
+        self.starts = 0
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def environment(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_"))}
+        # Every setting explicit, so a developer's .env cannot change what is measured.
+        env |= {"DISCORD_TOKEN": self.discord.token, "DISCORD_API_BASE": self.discord.base_url,
+                "DATABASE_PATH": str(self.database), "DAILY_SECRET": "stand-in daily secret",
+                "DEV_GUILD_ID": "", "LOG_LEVEL": self.log_level, "METRICS_PORT": "",
+                "PYTHONUNBUFFERED": "1"}
+        return env
+
+    async def start(self, timeout: float = 30.0) -> None:
+        """Start the process and wait until its gateway session is ready."""
+        sessions = self.discord.sessions
+        with self.log.open("ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.command, cwd=self.root, env=self.environment(),
+                stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
+        self.starts += 1
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not (self.discord.sessions > sessions and self.discord.connected):
+            if self.proc.returncode is not None:
+                raise RuntimeError(f"the bot exited with {self.proc.returncode}; see {self.log}")
+            if loop.time() > deadline:
+                raise TimeoutError(f"the bot did not connect in {timeout} s; see {self.log}")
+            await asyncio.sleep(0.02)
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the process has used so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime (fields 14, 15)
+
+    async def kill(self) -> None:
+        """SIGKILL: no cleanup of any kind, as a power cut or the OOM killer would."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+
+    async def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM, then SIGKILL if it has not exited after ``timeout``; the exit status."""
+        if self.proc is None:
+            return None
+        if self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.proc.wait(), timeout)
+            except TimeoutError:
+                await self.kill()
+        return self.proc.returncode
+
+    def log_text(self) -> str:
+        with contextlib.suppress(FileNotFoundError):
+            return self.log.read_text(errors="replace")
+        return ""

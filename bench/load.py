@@ -1,0 +1,321 @@
+"""Load: the real bot process against a local stand-in for Discord, with hundreds of players.
+
+``python -m bot`` runs unmodified, pointed by ``DISCORD_API_BASE`` at the stand-in
+(``bench/_standin``): discord.py's own HTTP, gateway and rate-limit code is part of what is
+measured, as in production. Players start runs with ``/play`` (and ``/daily`` when the bot
+has it) and click move buttons read off their boards until each run ends; about 5% of clicks
+are on an older copy of the board, by someone else, or with a forged id. Latency is the time
+from the INTERACTION_CREATE frame sent to the interaction's callback received.
+
+Phases, for the project's bot and then for the minimal bot (``bench/_minimal_bot.py``, two
+buttons and one durable SQLite write per click) in the same run:
+
+- paced: every player clicks about once a second, all three games mixed;
+- back-to-back: every player clicks as soon as the last click is answered (the most clicks
+  per second one process sustains), one game at a time, with the bot's CPU time per click
+  read from ``/proc/<pid>/stat``.
+
+Afterwards: every interaction got exactly one answer, every promised move is stored, every
+run replays to its stored state, ``PRAGMA integrity_check`` is ok, and the bot logged no
+error. With ``--profile``, py-spy samples the bot during an extra back-to-back phase and the
+top costs are printed.
+
+    .venv/bin/python -m bench.load            # 200 players: 30 s paced, 10 s per game flat out
+    .venv/bin/python -m bench.load --quick    # 10 players, seconds: checks that it all runs
+    .venv/bin/python -m bench.load --profile  # and where the bot's time goes
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench._standin.checks import answer_problems, check_database
+from bench._standin.ids import is_minimal_move, is_move
+from bench._standin.players import Load, Outcome, play
+from bench._standin.process import MINIMAL_BOT, PROJECT_BOT, ROOT, BotProcess
+from bench._standin.server import StandIn
+from rules import GAMES
+
+PACED_P99_TARGET_MS = 50.0
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@dataclass
+class Phase:
+    """What one phase measured."""
+
+    name: str
+    game: str  # a game key, or "mixed"
+    seconds: float
+    outcomes: list[Outcome]
+    cpu: float  # the bot's CPU seconds during the phase
+
+    def latencies(self, kinds: tuple[str, ...] = ("click",), game: str | None = None,
+                  ) -> list[float]:
+        return [o.record.latency * 1000 for o in self.outcomes
+                if o.kind in kinds and o.record.latency is not None
+                and (game is None or o.game == game)]
+
+    @property
+    def answered(self) -> int:
+        return sum(o.record.answered_at is not None for o in self.outcomes)
+
+
+@dataclass
+class Target:
+    """One bot measured: its phases and the checks afterwards."""
+
+    name: str
+    phases: list[Phase] = field(default_factory=list)
+    problems: Counter[str] = field(default_factory=Counter)
+    database: list[str] = field(default_factory=list)
+    log_errors: list[str] = field(default_factory=list)
+    profile: list[str] = field(default_factory=list)
+
+
+async def run_phase(discord: StandIn, bot: BotProcess, name: str, games: tuple[str, ...],
+                    players: int, seconds: float, pace: float | None, first_user: int,
+                    is_move_id: object, seed: int) -> Phase:
+    load = Load(discord, games, is_move=is_move_id)  # type: ignore[arg-type]
+    cpu = bot.cpu_seconds()
+    started = time.perf_counter()
+    tasks = [asyncio.create_task(play(load, first_user + i, seed * 1_000_003 + i, pace))
+             for i in range(players)]
+    await asyncio.sleep(seconds)
+    load.stop.set()
+    elapsed = time.perf_counter() - started
+    await asyncio.gather(*tasks)
+    game = games[0] if len(games) == 1 else "mixed"
+    return Phase(name, game, elapsed, load.outcomes, bot.cpu_seconds() - cpu)
+
+
+async def measure(name: str, command: tuple[str, ...], root: Path, folder: Path,
+                  args: argparse.Namespace, *, per_game: bool, profile: bool) -> Target:
+    target = Target(name)
+    is_move_id = is_move if command == PROJECT_BOT else is_minimal_move
+    games = tuple(GAMES)
+    database = folder / f"{name}.sqlite3"
+    async with StandIn() as discord:
+        bot = BotProcess(discord, database, folder / f"{name}.log", command,
+                         log_level="WARNING", root=root)
+        await bot.start()
+        try:
+            user = 10_000
+            target.phases.append(await run_phase(
+                discord, bot, "paced", games, args.players, args.paced, 1.0, user, is_move_id,
+                args.seed))
+            for game in games if per_game else ("mixed",):
+                user += 100_000
+                chosen = (game,) if game != "mixed" else games
+                target.phases.append(await run_phase(
+                    discord, bot, "back-to-back", chosen, args.players, args.burst, None, user,
+                    is_move_id, args.seed))
+            if profile:
+                user += 100_000
+                target.profile = await profiled(discord, bot, games, args, user, folder)
+        finally:
+            await bot.stop()
+        outcomes = [o for phase in target.phases for o in phase.outcomes]
+        target.problems = answer_problems(outcomes)
+        if discord.unexpected:
+            target.problems["REST routes the stand-in does not serve"] += len(discord.unexpected)
+    if command == PROJECT_BOT:
+        check = check_database(database, outcomes)
+        target.database = [f"integrity_check: {check.integrity}; {check.runs} runs, "
+                           f"{check.moves} moves replayed", *check.problems[:20]]
+        if not check.ok:
+            target.problems["database check failed"] += len(check.problems) or 1
+    log = _ANSI.sub("", bot.log_text())
+    target.log_errors = [line for line in log.splitlines()
+                         if " ERROR " in line or " CRITICAL " in line or "Traceback" in line]
+    if target.log_errors:
+        target.problems["errors in the bot's log"] += len(target.log_errors)
+    return target
+
+
+async def profiled(discord: StandIn, bot: BotProcess, games: tuple[str, ...],
+                   args: argparse.Namespace, user: int, folder: Path) -> list[str]:
+    """Sample the bot with py-spy during a back-to-back phase; the top costs, as lines."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(spy).exists():
+        return ["py-spy is not installed (.venv/bin/pip install py-spy): no profile"]
+    out = folder / "profile.txt"
+    sampler = await asyncio.create_subprocess_exec(
+        spy, "record", "--pid", str(bot.pid), "--duration", str(int(args.burst)),
+        "--rate", "250", "--format", "raw", "--output", str(out), "--nonblocking",
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    await asyncio.sleep(0.5)
+    phase = await run_phase(discord, bot, "profiled", games, args.players, args.burst, None,
+                            user, is_move, args.seed)
+    _, err = await sampler.communicate()
+    if not out.exists():
+        return [f"py-spy failed: {err.decode(errors='replace').strip()[-300:]}"]
+    clicks = sum(1 for o in phase.outcomes if o.record.answered_at is not None)
+    return summarize_profile(out.read_text(), clicks, phase.cpu)
+
+
+def summarize_profile(raw: str, clicks: int, cpu: float, top: int = 14) -> list[str]:
+    """py-spy's collapsed stacks to the heaviest functions, inclusive and self, as a share
+    of the samples and as CPU milliseconds per click."""
+    inclusive: Counter[str] = Counter()
+    own: Counter[str] = Counter()
+    total = 0
+    for line in raw.splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        frames = [_frame(f) for f in stack.split(";")]
+        frames = [f for f in frames if f]
+        if not frames:
+            continue
+        total += n
+        for frame in set(frames):
+            inclusive[frame] += n
+        own[frames[-1]] += n
+    if not total:
+        return ["the profile is empty"]
+    per_click = cpu * 1000 / max(clicks, 1)
+
+    def rows(counter: Counter[str]) -> list[str]:
+        return [f"  {100 * n / total:5.1f}%  {per_click * n / total:6.3f} ms/click  {frame}"
+                for frame, n in counter.most_common(top)]
+
+    heavy = Counter({k: v for k, v in inclusive.items() if v < total * 0.98})
+    return [f"{total} samples, {clicks} interactions answered, bot CPU "
+            f"{per_click:.2f} ms per interaction", "inclusive (the function and what it calls):",
+            *rows(heavy), "self (time in the function's own code):", *rows(own)]
+
+
+def _frame(frame: str) -> str:
+    # "function (path/to/file.py:123)" -> "function (file.py)", the package kept for context
+    m = re.fullmatch(r"(.*?) \((.*?)(?::\d+)?\)", frame.strip())
+    if not m:
+        return frame.strip()
+    path = m[2].replace("\\", "/")
+    for marker in ("site-packages/", "/lib/python3.11/", str(ROOT) + "/"):
+        if marker in path:
+            path = path.split(marker, 1)[1]
+            break
+    return f"{m[1]} ({path})"
+
+
+def _pct(values: list[float]) -> tuple[float, float, float, float]:
+    if not values:
+        return (float("nan"),) * 4  # type: ignore[return-value]
+    if len(values) == 1:
+        return values[0], values[0], values[0], values[0]
+    q = statistics.quantiles(values, n=100, method="inclusive")
+    return q[49], q[94], q[98], max(values)
+
+
+def report(targets: list[Target], args: argparse.Namespace) -> bool:
+    """Print the figures; whether every check passed (targets missed are only reported)."""
+    print(f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
+          f"Python {platform.python_version()}; {args.players} players")
+    print(f"{'bot':<9} {'phase':<13} {'game':<7} {'clicks/s':>9} {'p50':>7} {'p95':>7} "
+          f"{'p99':>7} {'max':>7} {'CPU/click':>10} {'n':>6}")
+    paced_p99: dict[str, dict[str, float]] = {}
+    for target in targets:
+        for phase in target.phases:
+            games = [phase.game] if phase.game != "mixed" else ["all", *GAMES]
+            for game in games:
+                only = None if game == "all" else game
+                ms = phase.latencies(("click", "stale", "other", "forged"), only)
+                if phase.name == "paced":
+                    paced_p99.setdefault(target.name, {})[game] = _pct(
+                        phase.latencies(("click",), only))[2]
+                p50, p95, p99, top = _pct(ms)
+                rate = len(ms) / phase.seconds
+                answered = max(phase.answered, 1)
+                cpu = (f"{phase.cpu * 1000 / answered:7.2f} ms" if game in ("all", phase.game)
+                       else "")
+                print(f"{target.name:<9} {phase.name:<13} {game:<7} {rate:9.0f} {p50:7.1f} "
+                      f"{p95:7.1f} {p99:7.1f} {top:7.1f} {cpu:>10} {len(ms):>6}")
+        starts = [ms for phase in target.phases for ms in phase.latencies(("start",))]
+        p50, _, p99, _ = _pct(starts)
+        print(f"{target.name:<9} starting a run (/play): {len(starts)}, p50 {p50:.1f} ms, "
+              f"p99 {p99:.1f} ms")
+    ok = True
+    project, minimal = paced_p99.get("project", {}), paced_p99.get("minimal", {})
+    if project and minimal:
+        base = minimal.get("all", float("nan"))
+        print(f"paced p99, project / minimal bot ({base:.1f} ms); target <= 1.0 for every game:")
+        for game, value in project.items():
+            verdict = "ok" if value <= base else "MISSED"
+            print(f"  {game:<7} {value:6.1f} ms  ratio {value / base:4.2f}  {verdict}")
+        worst = max(project.values())
+        print(f"paced p99 target < {PACED_P99_TARGET_MS:.0f} ms: worst {worst:.1f} ms "
+              f"{'ok' if worst < PACED_P99_TARGET_MS else 'MISSED'}")
+    for target in targets:
+        for line in target.database:
+            print(f"{target.name}: {line}")
+        if target.problems:
+            ok = False
+            for problem, n in target.problems.most_common():
+                print(f"{target.name}: ERROR {n} × {problem}")
+            for line in target.log_errors[:5]:
+                print(f"{target.name}:   {line}")
+        else:
+            answered = sum(p.answered for p in target.phases)
+            print(f"{target.name}: {answered} interactions, each answered exactly once; "
+                  "no error")
+        if target.profile:
+            print(f"{target.name}: profile (py-spy, back-to-back play, all games)")
+            for line in target.profile:
+                print(f"  {line}")
+    return ok
+
+
+async def main_async(args: argparse.Namespace) -> bool:
+    with tempfile.TemporaryDirectory(prefix="dd-load-") as tmp:
+        folder = Path(tmp)
+        targets = [await measure("project", PROJECT_BOT, args.project, folder, args,
+                                 per_game=True, profile=args.profile)]
+        if not args.skip_minimal:
+            targets.append(await measure("minimal", MINIMAL_BOT, ROOT, folder, args,
+                                         per_game=False, profile=False))
+        ok = report(targets, args)
+        if args.keep:
+            shutil.copytree(folder, args.keep, dirs_exist_ok=True)
+        return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="10 players, a few seconds: checks that everything runs")
+    parser.add_argument("--players", type=int, default=200, help="players at once (200)")
+    parser.add_argument("--paced", type=float, default=30.0,
+                        help="seconds of paced play, a click a second each (30)")
+    parser.add_argument("--burst", type=float, default=10.0,
+                        help="seconds of back-to-back play per game (10)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument("--profile", action="store_true",
+                        help="also sample the bot with py-spy and print where the time goes")
+    parser.add_argument("--skip-minimal", action="store_true",
+                        help="do not measure the minimal bot")
+    parser.add_argument("--project", type=Path, default=ROOT,
+                        help="the checkout to run `python -m bot` from (default: this one)")
+    parser.add_argument("--keep", type=Path, help="copy the databases and logs here")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.players, args.paced, args.burst = min(args.players, 10), 2.0, 1.0
+    return 0 if asyncio.run(main_async(args)) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
