@@ -326,6 +326,19 @@ class ClearTheDungeon(Game[ClearState]):
 
     # ----- what a player sees --------------------------------------------------------------
 
+    def label(self, view: dict[str, Any], action: str) -> str:
+        """``5♥ → K♠``, ``From reserve: 5♥ → K♠``, ``5♥ → reserve``: the board's buttons."""
+        words = action.split(" ")
+        if words[0] == "reserve" and len(words) == 2:
+            return f"{display(words[1])} → reserve"
+        if words[0] == "put" and len(words) == 3 and words[2] in _PILE_WORDS:
+            card, p = words[1], int(words[2])
+            monster = view["piles"][p - 1]["monster"]
+            target = display(monster) if monster else f"pile {p} (cleared)"
+            from_reserve = card not in view["hand"] and card in view["reserve"][-1:]
+            return f"{'From reserve: ' if from_reserve else ''}{display(card)} → {target}"
+        return action
+
     def score(self, s: ClearState) -> list[int]:
         return [slain_count(s), spare_cards(s)]
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules.cards import display, name, show
+from rules.cards import display, display_long, name, show
 from rules.deal import DONSOL_DECK, Stream
 from rules.engine import Game
+from rules.words import plural, scaled_bar
 
 MAX_HP = 21
 ROOM_SIZE = 4
@@ -73,6 +74,53 @@ def role(card: str) -> str:
 
 def is_monster(card: str) -> bool:
     return card in ("RJ", "BJ") or card[-1] in "CS"
+
+
+# ----- the words a board shows (the terminal and Discord alike) ---------------------------
+
+ROLE_EMOJI: dict[str, str] = {"monster": "⚔️", "shield": "🛡️", "potion": "🧪"}
+ROLE_VERB: dict[str, str] = {"monster": "Fight", "shield": "Equip", "potion": "Drink"}
+
+
+def health_text(hp: int) -> str:
+    """``❤️ 15/21 ▰▰▰▰▰▰▰▱▱▱``."""
+    return f"❤️ {hp}/{MAX_HP} {scaled_bar(hp, MAX_HP)}"
+
+
+def shield_text(view: dict[str, Any]) -> str:
+    """The shield, its strength and what it still blocks."""
+    shield = view["shield"]
+    if not shield:
+        return "None: monsters hit in full"
+    text = f"🛡️ {display(shield)} ({value(shield)})"
+    last = view["shield_last"]
+    if last is None:
+        return f"{text}, fresh: blocks any monster"
+    on_it = view.get("shield_monsters") or []
+    last_card = f"{display(on_it[-1])} " if on_it else ""
+    return f"{text}, last monster {last_card}({last}): breaks on {last} or more"
+
+
+def sickness_text(sick: bool) -> str:
+    """Whether the next potion heals."""
+    return "🤢 Sick: the next potion heals nothing" if sick else "Not sick"
+
+
+def room_text(room: list[str] | tuple[str, ...]) -> str:
+    """The room's cards, each with its role and value: ``🛡️ 3♦ (3)  ⚔️ J♣ (11)``."""
+    if not room:
+        return "—"
+    return "  ".join(f"{ROLE_EMOJI[role(c)]} {display(c)} ({value(c)})" for c in room)
+
+
+def dungeon_text(view: dict[str, Any]) -> str:
+    """``50 cards left to deal · 1/54 cards taken``."""
+    return f"{plural(view['dungeon'], 'card')} left to deal · {view['xp']}/{DECK_SIZE} cards taken"
+
+
+def take_label(card: str) -> str:
+    """What taking ``card`` means: ``Fight J♣ (11)``, ``Fight red joker 🃏 (21)``."""
+    return f"{ROLE_VERB[role(card)]} {display_long(card)} ({value(card)})"
 
 
 class Donsol(Game[DonsolState]):
@@ -238,6 +286,12 @@ class Donsol(Game[DonsolState]):
 
     # ----- what a player sees --------------------------------------------------------------
 
+    def label(self, view: dict[str, Any], action: str) -> str:
+        verb, _, card = action.partition(" ")
+        if verb == "take" and card:
+            return take_label(card)
+        return "Escape" if action == "escape" else action
+
     def score(self, s: DonsolState) -> list[int]:
         return [s.xp, s.hp]
 
@@ -278,20 +332,17 @@ class Donsol(Game[DonsolState]):
 
     def text(self, state: DonsolState) -> str:
         v = self.view(state)
-        shield = "none"
-        if v["shield"]:
-            last = v["shield_last"]
-            shield = f"{display(v['shield'])} " + (f"(last monster {last})" if last else "(fresh)")
-        bar = "█" * v["hp"] + "·" * (MAX_HP - v["hp"])
         lines = [
             f"{self.title} ({v['variant']}) · seed {v['seed']} · move {v['moves']}",
-            f"HP {v['hp']:>2}/{MAX_HP} {bar}",
-            f"Shield: {shield}   Sick: {'yes' if v['sick'] else 'no'}   XP: {v['xp']}",
-            f"Room: {show(v['room'])}   Dungeon: {v['dungeon']} cards",
-            *(f"  {e}" for e in v["events"]),
+            f"Health: {health_text(v['hp'])}",
+            f"Shield: {shield_text(v)}",
+            f"Sickness: {sickness_text(v['sick'])}",
+            f"Room: {room_text(v['room'])}",
+            f"Dungeon: {dungeon_text(v)}",
+            *(f"  ▸ {e}" for e in v["events"]),
         ]
         if not v["over"] and not v["can_escape"]:
-            lines.append(f"Escape: {v['escape_reason']}")
+            lines.append(f"Escape: 🚫 {v['escape_reason']}")
         lines.append(f"Score: {v['score_text']}")
         lines.append(v["prompt"])
         return "\n".join(lines)

@@ -38,7 +38,15 @@ class Game(ABC, Generic[S]):
     variants: ClassVar[tuple[str, ...]]
     #: Bumped whenever the dumped state's shape or meaning changes.
     format_version: ClassVar[int] = 1
+    #: Bumped whenever the rules change what a deal plays like: a run (and a day's daily)
+    #: keeps the rules it was dealt under, so a change reaches the daily from the next day on.
+    rules_version: ClassVar[int] = 1
     state_type: ClassVar[type]
+
+    @property
+    def rules_tag(self) -> str:
+        """``"<key>/<rules_version>"``: recorded with every run."""
+        return f"{self.key}/{self.rules_version}"
 
     # ----- dealing -------------------------------------------------------------------------
 
@@ -111,6 +119,15 @@ class Game(ABC, Generic[S]):
             "prompt": self.prompt(state),
             "events": list(state.events),
         }
+
+    def label(self, view: dict[str, Any], action: str) -> str:
+        """What ``action`` does, in a few words a player reads on a button or a menu.
+
+        ``view`` is :meth:`view`'s output for the state the action is legal in. The terminal
+        menu and the Discord buttons both show this label. A game that does not say more
+        shows the action itself.
+        """
+        return action
 
     # ----- storage -------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from typing import Any
 from rules.cards import display, name, show
 from rules.deal import HIT_POINT_HEARTS, TOMB_DECK, shuffled
 from rules.engine import Game
+from rules.words import bar
 
 DEADLY_DAMAGE = 9  # the 2♥ would be turned: dead
 TORCHES = 4
@@ -98,6 +99,11 @@ def score_of(hand: tuple[str, ...] | list[str]) -> tuple[int, int]:
     return kings, points
 
 
+def score_words(kings: int, points: int) -> str:
+    """The score as a newcomer reads it: ``1 King, 17 points`` (not the rulebook's ``1/17``)."""
+    return f"{plural(kings, 'King')}, {plural(points, 'point')}"
+
+
 def hp_card(damage: int) -> str | None:
     """The heart showing on the hit point counter after ``damage``; None once dead."""
     return f"{10 - damage}H" if damage < DEADLY_DAMAGE else None
@@ -129,6 +135,118 @@ def encounter_options(hand: tuple[str, ...] | list[str], encounter: str) -> list
             f"drop {c}" for c in hand if TREASURE_VALUE.get(c, 0) >= strength
         )
     return options
+
+
+# ----- the words a board shows (the terminal and Discord alike) ---------------------------
+
+#: Damage a player survives: the hit point counter runs 10♥ … 2♥, the 2♥ turned is death.
+SURVIVABLE = DEADLY_DAMAGE - 1
+
+
+def hit_points_text(view: dict[str, Any]) -> str:
+    """``❤️ 8♥ showing · 2 damage`` and a bar of what is still survivable, on two lines."""
+    damage = view["damage"]
+    if view["hp_card"] is None:
+        return f"💀 {damage} damage: the 2♥ is turned"
+    left = max(0, SURVIVABLE - damage)
+    return (
+        f"❤️ {display(view['hp_card'])} showing · {damage} damage\n"
+        f"{bar(left, SURVIVABLE)} {left} more survivable"
+    )
+
+
+def torches_text(view: dict[str, Any]) -> str:
+    """``🔥 2/4 burnt out: A♠ A♥`` and the Scroll of Light's part, if any."""
+    aces = [c for c in view["torches"] if c.startswith("A")]
+    text = f"🔥 {len(aces)}/{TORCHES} burnt out"
+    if aces:
+        text += f": {show(aces)}"
+    if "RJ" in view["torches"]:
+        text += "\n📜 The Scroll of Light burnt instead of a 4th"
+    elif "RJ" in view["hand"]:
+        text += "\n📜 Scroll of Light in hand: it saves you from the 4th Ace"
+    return text
+
+
+def progress_text(view: dict[str, Any]) -> str:
+    """How deep the player is and what the way out costs."""
+    delved, back, needed = view["delve_turns"], view["retreat_turns"], view["retreat_needed"]
+    between = not view["turn"]
+    if view["phase"] == "delve":
+        if not between:
+            return f"⬇️ Delving: turn {delved + 1} (deeper turns cost retreat turns)"
+        if delved == 0:
+            return "⬇️ At the entrance: no turn played yet"
+        return f"⬇️ Delved {plural(delved, 'turn')} · turning back now: {_way_out(delved)}"
+    if view["phase"] == "retreat":
+        if not between:
+            return f"↩️ Retreating: turn {back + 1} of {needed} on the way out"
+        return f"↩️ Retreating: {back} of {plural(needed or 0, 'retreat turn')} done"
+    text = f"Delved {plural(delved, 'turn')}"
+    if needed is not None:
+        text += f", retreated {back} of {needed}"
+    return text
+
+
+def turn_text(view: dict[str, Any]) -> str:
+    """The encounter (bold) and the cards of the turn so far."""
+    encounter = view["encounter"]
+    if encounter:
+        kind = KIND_NAMES.get(encounter[-1], "encounter")
+        head = f"Encounter: **{display(encounter)}** {kind}"
+    else:
+        head = "No encounter yet"
+    return f"{head}\nCards: {show(view['turn'])}"
+
+
+def hand_text(hand: list[str]) -> str:
+    """The treasure and the skills in the hand, on two lines."""
+    treasure = [c for c in hand if c in TREASURE_VALUE]
+    skills = [c for c in hand if c in SKILL_NAMES]
+    lines = [f"💰 Treasure: {show(treasure, 'none yet')}"]
+    if skills:
+        lines.append("✨ Skills: " + ", ".join(f"{display(c)} {SKILL_NAMES[c]}" for c in skills))
+    else:
+        lines.append("✨ Skills: none")
+    return "\n".join(lines)
+
+
+def _way_out(delved: int) -> str:
+    return "out at once" if delved <= 1 else plural(delved - 1, "retreat turn")
+
+
+def _flip_label(view: dict[str, Any]) -> str:
+    if view["turn"]:
+        return "Turn the next card"
+    if view["phase"] == "retreat":
+        return f"Retreat turn {view['retreat_turns'] + 1} of {view['retreat_needed']}"
+    if view["delve_turns"] == 0:
+        return "Enter the tomb"
+    return f"Delve deeper (turn {view['delve_turns'] + 1})"
+
+
+def action_label(view: dict[str, Any], action: str) -> str:
+    """What ``action`` does, in the words of the board's button."""
+    verb, _, arg = action.partition(" ")
+    if action == "flip":
+        return _flip_label(view)
+    if action == "retreat":
+        return f"Turn back ({_way_out(view['delve_turns'])})"
+    if verb == "skill":
+        return f"{display(arg)} {SKILL_NAMES.get(arg, 'skill')}"
+    if action == "dodge":
+        return "Dodge the blow (J♥)"
+    if action == "endure":
+        owed = view.get("owed")
+        return f"Take the blow ({owed} damage)" if owed else "Take the blow"
+    if action == "discard":
+        owed = view.get("owed")
+        return f"Discard {plural(owed, 'card')} from the deck" if owed else "Discard cards"
+    if verb == "drop":
+        return f"Drop {display(arg)} ({TREASURE_VALUE.get(arg, 0)})"
+    if verb == "leave":
+        return f"Leave {display(arg)} to mark the turn"
+    return action
 
 
 class _Table:
@@ -385,10 +503,11 @@ class _Table:
     def get_out(self) -> None:
         kings, points = score_of(self.hand)
         if kings == KINGS:
-            self.end("won", f"You climb out with all four Kings' hoards: {kings}/{points}. "
-                            "You win!")
+            self.end("won", f"You climb out with all four Kings' hoards and "
+                            f"{plural(points, 'point')}. You win!")
         else:
-            self.end("escaped", f"You climb out of the tomb alive with {kings}/{points}.")
+            score = score_words(kings, points)
+            self.end("escaped", f"You climb out of the tomb alive with {score}.")
 
     def end(self, outcome: str, sentence: str) -> None:
         self.outcome = outcome
@@ -585,6 +704,9 @@ class Tomb(Game[TombState]):
 
     # ----- what a player sees --------------------------------------------------------------
 
+    def label(self, view: dict[str, Any], action: str) -> str:
+        return action_label(view, action)
+
     def score(self, s: TombState) -> list[int]:
         if s.outcome in ("dead", "lost_in_dark"):
             return [0, 0, 0]
@@ -596,12 +718,12 @@ class Tomb(Game[TombState]):
             return "dead — 0"
         if s.outcome == "lost_in_dark":
             return "lost in the dark — 0"
-        kings, points = score_of(s.hand)
-        return f"{kings}/{points}"
+        return score_words(*score_of(s.hand))
 
     def prompt(self, s: TombState) -> str:
         if s.outcome == "won":
-            return f"You escaped with all four Kings: {self.score_text(s)}. You win!"
+            points = plural(score_of(s.hand)[1], "point")
+            return f"You escaped with all four Kings and {points}. You win!"
         if s.outcome == "escaped":
             return f"You escaped alive with {self.score_text(s)}."
         if s.outcome == "dead":
@@ -655,26 +777,18 @@ class Tomb(Game[TombState]):
 
     def text(self, state: TombState) -> str:
         v = self.view(state)
-        heart = display(v["hp_card"]) if v["hp_card"] else "none"
-        bar = "█" * min(v["damage"], DEADLY_DAMAGE) + "·" * max(0, DEADLY_DAMAGE - v["damage"])
-        burnt = sum(1 for c in v["torches"] if c != "RJ")
-        if v["retreat_needed"] is None:
-            way = f"delve turns {v['delve_turns']}"
-        else:
-            way = (
-                f"delve turns {v['delve_turns']}, retreat {v['retreat_turns']}"
-                f"/{v['retreat_needed']}"
-            )
-        enc = v["encounter"]
         lines = [
             f"{self.title} ({v['variant']}) · seed {v['seed']} · move {v['moves']}",
-            f"Damage {v['damage']:>2} {bar} showing {heart}",
-            f"Torches: {show(v['torches'])} ({TORCHES - burnt} left)   Deck: {v['deck']} cards",
-            f"Hand: {show(v['hand'])}",
-            f"Phase: {v['phase']}, {way}",
-            f"Turn: {show(v['turn'])}"
-            + (f"   Encounter: {display(enc)} {KIND_NAMES[enc[-1]]}" if enc else ""),
-            *(f"  {e}" for e in v["events"]),
+            "Hit points: " + hit_points_text(v).replace("\n", " · "),
+            "Torches: " + torches_text(v).replace("\n", "\n  "),
+            f"Deck: {plural(v['deck'], 'card')}",
+            f"Progress: {progress_text(v)}",
+        ]
+        if v["turn"]:
+            lines.append("This turn: " + turn_text(v).replace("**", "").replace("\n", " · "))
+        lines += [
+            "Hand: " + hand_text(v["hand"]).replace("\n", " · "),
+            *(f"  ▸ {e}" for e in v["events"]),
             f"Score: {v['score_text']}",
             v["prompt"],
         ]
@@ -682,6 +796,11 @@ class Tomb(Game[TombState]):
 
 
 # Helpers
+
+
+def plural(n: int, word: str) -> str:
+    """``1 King``, ``3 Kings``."""
+    return f"{n} {word}{_s(n)}"
 
 
 def _s(n: int) -> str:

@@ -20,7 +20,7 @@ import discord
 
 from bot.boards.common import Board, ButtonSpec, add_field, button, cards, plural
 from rules.cards import SUIT_SYMBOLS, display
-from rules.clear import MONSTERS, POWER, VALUE
+from rules.clear import CLEAR, MONSTERS, POWER, VALUE
 
 _FROM_HAND = discord.ButtonStyle.primary
 _FROM_RESERVE = discord.ButtonStyle.success
@@ -78,17 +78,17 @@ def _grid(view: dict[str, Any], actions: list[str]) -> tuple[ButtonSpec, ...]:
     legal = set(actions)
     rows: list[list[ButtonSpec]] = []
     for card in (c for c in view["hand"] if c):
-        row = _put_buttons(view, card, legal, _FROM_HAND, "")
+        row = _put_buttons(view, card, legal, _FROM_HAND)
         row.append(
             button(
-                f"{display(card)} → reserve", _TO_RESERVE, f"reserve {card}",
+                CLEAR.label(view, f"reserve {card}"), _TO_RESERVE, f"reserve {card}",
                 disabled=f"reserve {card}" not in legal,
             )
         )
         rows.append(row)
     if view["reserve"]:
         top = view["reserve"][-1]
-        row = _put_buttons(view, top, legal, _FROM_RESERVE, "From reserve: ")
+        row = _put_buttons(view, top, legal, _FROM_RESERVE)
         if any(not b.disabled for b in row):
             rows.append(row)
     placed = tuple(
@@ -103,18 +103,16 @@ def _grid(view: dict[str, Any], actions: list[str]) -> tuple[ButtonSpec, ...]:
 
 
 def _put_buttons(
-    view: dict[str, Any], card: str, legal: set[str], style: discord.ButtonStyle, prefix: str
+    view: dict[str, Any], card: str, legal: set[str], style: discord.ButtonStyle
 ) -> list[ButtonSpec]:
     row: list[ButtonSpec] = []
     for p, pile in enumerate(view["piles"], start=1):
         action = f"put {card} {p}"
-        monster = pile["monster"]
-        target = display(monster) if monster else f"pile {p} (cleared)"
         enabled = action in legal
         slays = enabled and len(pile["attack"]) == 2
         row.append(
             button(
-                f"{prefix}{display(card)} → {target}", style if enabled else _CLOSED, action,
+                CLEAR.label(view, action), style if enabled else _CLOSED, action,
                 disabled=not enabled, emoji="⚔️" if slays else None,
             )
         )

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from rules.cards import display
+from rules.words import bar, plural, scaled_bar  # noqa: F401 (the boards import them from here)
 
 # ----- Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-
 # embed-limits and the component docs); the adapter owns row 4 of the message's buttons.
@@ -110,25 +111,6 @@ def clip(text: str, limit: int) -> str:
 def cards(codes: Sequence[str], empty: str = "—") -> str:
     """Cards with suit symbols, separated by spaces, or ``empty``."""
     return " ".join(display(c) for c in codes) if codes else empty
-
-
-def bar(filled: int, total: int) -> str:
-    """A bar of ``total`` segments, ``filled`` of them full: ``▰▰▰▱▱``."""
-    filled = max(0, min(total, filled))
-    return "▰" * filled + "▱" * (total - filled)
-
-
-def scaled_bar(value: int, maximum: int, segments: int = 10) -> str:
-    """``value`` of ``maximum`` as a bar of ``segments``; any value above 0 shows one at least."""
-    filled = round(value * segments / maximum) if maximum else 0
-    if value > 0:
-        filled = max(1, filled)
-    return bar(filled, segments)
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def events_text(events: Sequence[str], budget: int = EVENTS_BUDGET) -> str:

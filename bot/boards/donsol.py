@@ -11,59 +11,37 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, add_field, arrange, button, plural
-from bot.boards.common import scaled_bar as hp_bar
-from rules.cards import display
-from rules.donsol import DECK_SIZE, role, value
+from bot.boards.common import Board, ButtonSpec, add_field, arrange, button
+from rules.donsol import (
+    DONSOL,
+    ROLE_EMOJI,
+    dungeon_text,
+    health_text,
+    role,
+    room_text,
+    shield_text,
+    sickness_text,
+)
 
 _STYLE = {
     "monster": discord.ButtonStyle.danger,
     "shield": discord.ButtonStyle.primary,
     "potion": discord.ButtonStyle.success,
 }
-_EMOJI = {"monster": "⚔️", "shield": "🛡️", "potion": "🧪"}
-_VERB = {"monster": "Fight", "shield": "Equip", "potion": "Drink"}
 
 
 def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
     """The Donsol board for ``view`` with a button per legal action (``actions``)."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
-    hp, max_hp = view["hp"], view["max_hp"]
-    add_field(embed, "Health", f"❤️ {hp}/{max_hp} {hp_bar(hp, max_hp)}")
-    add_field(embed, "Shield", _shield(view))
-    add_field(
-        embed, "Sickness",
-        "🤢 Sick: the next potion heals nothing" if view["sick"] else "Not sick",
-    )
-    add_field(embed, "Room", _room(view["room"]), inline=False)
-    add_field(
-        embed, "Dungeon",
-        f"{plural(view['dungeon'], 'card')} left to deal · "
-        f"{view['xp']}/{DECK_SIZE} cards taken",
-        inline=False,
-    )
+    # The words come from rules.donsol, so the terminal board says the same.
+    add_field(embed, "Health", health_text(view["hp"]))
+    add_field(embed, "Shield", shield_text(view))
+    add_field(embed, "Sickness", sickness_text(view["sick"]))
+    add_field(embed, "Room", room_text(view["room"]), inline=False)
+    add_field(embed, "Dungeon", dungeon_text(view), inline=False)
     if not view["over"] and not view["can_escape"]:
         add_field(embed, "Escape", f"🚫 {view['escape_reason']}", inline=False)
     return Board(embed=embed, buttons=arrange([_buttons(view, actions)]))
-
-
-def _shield(view: dict[str, Any]) -> str:
-    shield = view["shield"]
-    if not shield:
-        return "None: monsters hit in full"
-    text = f"🛡️ {display(shield)} ({value(shield)})"
-    last = view["shield_last"]
-    if last is None:
-        return f"{text}, fresh: blocks any monster"
-    on_it = view.get("shield_monsters") or []
-    last_card = f"{display(on_it[-1])} " if on_it else ""
-    return f"{text}, last monster {last_card}({last}): breaks on {last} or more"
-
-
-def _room(room: list[str]) -> str:
-    if not room:
-        return "—"
-    return "  ".join(f"{_EMOJI[role(c)]} {display(c)} ({value(c)})" for c in room)
 
 
 def _buttons(view: dict[str, Any], actions: list[str]) -> list[ButtonSpec]:
@@ -73,10 +51,7 @@ def _buttons(view: dict[str, Any], actions: list[str]) -> list[ButtonSpec]:
         if verb == "take":
             kind = role(card)
             buttons.append(
-                button(
-                    f"{_VERB[kind]} {display(card)} ({value(card)})", _STYLE[kind], action,
-                    emoji=_EMOJI[kind],
-                )
+                button(DONSOL.label(view, action), _STYLE[kind], action, emoji=ROLE_EMOJI[kind])
             )
         elif action == "escape":
             buttons.append(button("Escape", discord.ButtonStyle.secondary, action, emoji="🏃"))

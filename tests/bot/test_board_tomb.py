@@ -63,7 +63,7 @@ def test_between_turns_delve_deeper_or_turn_back() -> None:
         ("Delve deeper (turn 2)", discord.ButtonStyle.primary, 0, "flip"),
         ("Turn back (out at once)", discord.ButtonStyle.secondary, 0, "retreat"),
     ]
-    assert b.embed.footer.text == "Score: 0/7 · move 1"
+    assert b.embed.footer.text == "Score: 0 Kings, 7 points · move 1"
 
 
 def test_a_treasure_drop_is_a_red_button_on_its_own_row() -> None:
@@ -113,7 +113,9 @@ def test_out_alive_shows_outcome_and_score_and_no_button() -> None:
     b = board(state)
 
     assert b.buttons == ()
-    assert (b.embed.description or "").startswith("**🚪 Out alive**\nFinal score: **0/4**")
+    assert (b.embed.description or "").startswith(
+        "**🚪 Out alive**\nFinal score: **0 Kings, 4 points**"
+    )
     assert b.embed.colour == discord.Colour.gold()
 
 

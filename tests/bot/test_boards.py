@@ -176,7 +176,7 @@ def test_every_game_has_rules_that_fit_one_embed_and_name_its_variants(key: str)
 
 def test_donsol_rules_tell_the_three_escape_rules_apart() -> None:
     text = RULEBOOK["donsol"]
-    assert "**normal** (the default): not if you escaped the previous room." in text
-    assert "**easy** (the official rule)" in text and "unless no monster" in text
-    assert "**hard**: only once no monster is left in this room." in text
-    assert "first room may always be escaped and the last room never" in text
+    assert "• **normal**: not if you came into this room by escaping." in text
+    assert "• **easy** (the official rule)" in text and "unless no monster" in text
+    assert "• **hard**: only once no monster is left in this room." in text
+    assert "the first room may always be escaped" in text and "the last room" in text

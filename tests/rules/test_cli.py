@@ -68,7 +68,7 @@ def test_play_explains_a_refused_action_and_quits_on_q(monkeypatch, capsys) -> N
     assert main(["play", "donsol", "--seed", "0"]) == 0
     out = capsys.readouterr().out
     assert "Refused: A♠ is not in this room." in out
-    assert "Room: 3♦ J♣ 8♣ 4♥" in out
+    assert "Room: 🛡️ 3♦ (3)  ⚔️ J♣ (11)  ⚔️ 8♣ (8)  🧪 4♥ (4)" in out
     assert out.rstrip().endswith("Leaving the game.")
 
 
@@ -77,7 +77,7 @@ def test_deal_prints_the_order_and_the_opening_board(capsys) -> None:
     out = capsys.readouterr().out
     assert "Top first: 3D JC 8C 4H 9D" in out
     assert "53 words used" in out
-    assert "Room: 3♦ J♣ 8♣ 4♥" in out
+    assert "Room: 🛡️ 3♦ (3)  ⚔️ J♣ (11)  ⚔️ 8♣ (8)  🧪 4♥ (4)" in out
 
 
 def test_a_variant_the_game_lacks_is_one_sentence(capsys) -> None:

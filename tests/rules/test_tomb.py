@@ -48,7 +48,7 @@ def test_seed_zero_deals_the_test_vector() -> None:
     assert v["variant"] == "standard"
     assert TOMB.actions(state) == ["flip"]
     assert v["score"] == [0, 0, 1]
-    assert v["score_text"] == "0/0"
+    assert v["score_text"] == "0 Kings, 0 points"
     assert v["hp_card"] == "10H"
 
 
@@ -78,7 +78,7 @@ def test_e2_trap_won_and_out_at_once_after_one_turn() -> None:
     assert v["outcome"] == "escaped"
     assert v["retreat_needed"] == 0
     assert v["score"] == [0, 4, 1]
-    assert v["score_text"] == "0/4"
+    assert v["score_text"] == "0 Kings, 4 points"
     assert v["phase"] == "over"
     assert TOMB.actions(state) == []
 
@@ -93,7 +93,7 @@ def test_e3_all_treasure_turn_leaves_one_card() -> None:
     assert view(state)["turn"] == []
     assert state.stacks == ("3D",)
     state = TOMB.apply(state, "retreat")
-    assert view(state)["score_text"] == "1/17"
+    assert view(state)["score_text"] == "1 King, 17 points"
     assert view(state)["score"] == [1, 17, 1]
 
 
@@ -104,7 +104,7 @@ def test_e4_queen_before_the_encounter() -> None:
     assert v["hand"] == ["JC", "KD"]
     assert v["delve_turns"] == 1
     assert v["turn"] == [] and v["encounter"] is None
-    assert view(TOMB.apply(state, "retreat"))["score_text"] == "1/10"
+    assert view(TOMB.apply(state, "retreat"))["score_text"] == "1 King, 10 points"
 
 
 def test_e5a_eight_damage_is_survivable() -> None:
@@ -114,7 +114,7 @@ def test_e5a_eight_damage_is_survivable() -> None:
     assert v["hp_card"] == "2H"
     assert v["outcome"] is None
     state = TOMB.apply(state, "retreat")
-    assert view(state)["score_text"] == "0/10"
+    assert view(state)["score_text"] == "0 Kings, 10 points"
     assert view(state)["outcome"] == "escaped"
 
 
@@ -143,7 +143,7 @@ def test_e6_endure_then_dodge() -> None:
     assert v["damage"] == 1
     assert v["hand"] == ["9D"]
     assert state.counter == ("JH",)
-    assert view(TOMB.apply(state, "retreat"))["score_text"] == "0/9"
+    assert view(TOMB.apply(state, "retreat"))["score_text"] == "0 Kings, 9 points"
 
 
 def test_e7_treasure_drop_loses_the_turn() -> None:
@@ -165,7 +165,7 @@ def test_e7_treasure_drop_loses_the_turn() -> None:
     v = view(state)
     assert v["outcome"] == "escaped"
     assert v["score"] == [0, 0, 1]
-    assert v["score_text"] == "0/0"
+    assert v["score_text"] == "0 Kings, 0 points"
     assert v["retreat_turns"] == 1
 
 
@@ -195,7 +195,7 @@ def test_e8_scroll_of_light_saves_a_fourth_ace_burnt_by_a_door() -> None:
     state = TOMB.apply(TOMB.apply(state, "retreat"), "flip")
     v = view(state)
     assert v["outcome"] == "escaped"
-    assert v["score_text"] == "0/4"
+    assert v["score_text"] == "0 Kings, 4 points"
     assert list(state.deck) == ["AC"]
 
 
@@ -223,7 +223,7 @@ def test_e10_pick_lock_right_after_a_failed_door() -> None:
     v = view(state)
     assert v["hand"] == ["KH", "3D"]
     assert "JC" in state.stacks
-    assert view(TOMB.apply(state, "retreat"))["score_text"] == "1/13"
+    assert view(TOMB.apply(state, "retreat"))["score_text"] == "1 King, 13 points"
 
 
 def test_e11_berserk_collects_the_failed_diamond() -> None:
@@ -234,7 +234,7 @@ def test_e11_berserk_collects_the_failed_diamond() -> None:
     state = TOMB.apply(state, "skill JS")
     assert view(state)["hand"] == ["4D"]
     assert "JS" in state.stacks
-    assert view(TOMB.apply(state, "retreat"))["score_text"] == "0/4"
+    assert view(TOMB.apply(state, "retreat"))["score_text"] == "0 Kings, 4 points"
 
 
 def test_e12_failed_trap_loses_the_king_and_the_retreat_kills() -> None:
@@ -340,7 +340,7 @@ def test_only_an_action_card_uses_up_a_trap_whatever_its_suit() -> None:
     assert v["torches"] == ["AH"]
     assert v["hand"] == ["JC", "7D", "KS", "RJ"]  # the 9♣ disarms the 7♦ trap
     assert v["score"] == [1, 23, 1]  # while playing: the hand so far, RJ = 6
-    assert v["score_text"] == "1/23"
+    assert v["score_text"] == "1 King, 23 points"
 
 
 def test_only_an_action_card_uses_up_a_door_whatever_its_suit() -> None:
@@ -442,14 +442,15 @@ def test_all_four_kings_out_alive_is_a_win() -> None:
     assert v["hand"] == ["KS", "KH", "KD", "KC", "5D"]
     assert v["outcome"] == "won"
     assert v["won"] is True
-    assert v["score_text"] == "4/45"
+    assert v["score_text"] == "4 Kings, 45 points"
 
 
-def test_text_shows_the_board() -> None:
+def test_text_shows_the_board_in_the_discord_boards_words() -> None:
     text = TOMB.text(play("10S 4D JS", "flip"))
-    assert "Damage  6" in text
-    assert "showing 4♥" in text
-    assert "Hand: J♠" in text
+    assert "Hit points: ❤️ 4♥ showing · 6 damage · ▰▰▱▱▱▱▱▱ 2 more survivable" in text
+    assert "Hand: 💰 Treasure: none yet · ✨ Skills: J♠ Go Berserk" in text
+    assert "This turn: Encounter: 10♠ monster · Cards: 10♠ 4♦" in text
+    assert "Score: 0 Kings, 0 points" in text
     assert "Fight the 10♠ monster: turn a card or play J♠ (Go Berserk)?" in text
 
 
