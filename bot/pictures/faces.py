@@ -131,27 +131,49 @@ def _draw_back(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
 def _draw_joker(code: str, draw: ImageDraw.ImageDraw, width: int, height: int) -> None:
     ink = RED_INK if code == "RJ" else BLACK_INK
     pad = max(5, min(width, height) // 10)
+    if width < height:
+        # Portrait (table): the star is the corner index, readable in a fan.
+        index, big = _portrait_boxes(width, height, pad)
+        fit_text(draw, "★", index[0], ink, align="left")
+        fit_text(draw, "JKR", index[1], ink, align="left")
+        fit_text(draw, "★", big, ink)
+        return
     # A joker's rank is a star; "JOKER" runs along the bottom so that nobody reads it as a card.
     star_bottom = pad + (height - 2 * pad) * 62 // 100
     fit_text(draw, "★", (pad, pad, width - pad, star_bottom), ink)
     fit_text(draw, "JOKER", (pad, star_bottom + pad // 2, width - pad, height - pad), ink)
 
 
+def _portrait_boxes(
+    width: int, height: int, pad: int
+) -> tuple[tuple[tuple[int, int, int, int], tuple[int, int, int, int]], tuple[int, int, int, int]]:
+    """A portrait card's corner index (rank box, small suit box) and its big suit box."""
+    inner_w, inner_h = width - 2 * pad, height - 2 * pad
+    rank_box = (pad, pad, pad + inner_w * 62 // 100, pad + inner_h * 34 // 100)
+    small_box = (pad, pad + inner_h * 38 // 100, pad + inner_w * 36 // 100,
+                 pad + inner_h * 58 // 100)
+    big_box = (pad + inner_w * 36 // 100, pad + inner_h * 46 // 100, width - pad, height - pad)
+    return (rank_box, small_box), big_box
+
+
 def _draw_card(code: str, draw: ImageDraw.ImageDraw, width: int, height: int) -> None:
     ink = RED_INK if is_red(code) else BLACK_INK
+    symbol = SUIT_SYMBOLS[suit(code)]
     pad = max(5, min(width, height) // 11)
+    if width < height:
+        # Portrait (table): a corner index (rank over a small suit) that stays visible when
+        # cards overlap in a fan, and a big suit in the lower right.
+        (rank_box, small_box), big_box = _portrait_boxes(width, height, pad)
+        fit_text(draw, rank(code), rank_box, ink, align="left")
+        fit_text(draw, symbol, small_box, ink, align="left")
+        fit_text(draw, symbol, big_box, ink)
+        return
+    # Square (emoji): rank fills the upper left, suit the lower right, overlapping a bit.
     inner_w, inner_h = width - 2 * pad, height - 2 * pad
-    if width >= height:
-        # Square (emoji): rank fills the upper left, suit the lower right, overlapping a bit.
-        rank_box = (pad, pad, pad + inner_w * 66 // 100, pad + inner_h * 56 // 100)
-        suit_box = (pad + inner_w * 40 // 100, pad + inner_h * 46 // 100,
-                    width - pad, height - pad)
-    else:
-        # Portrait (table): rank on top, suit below it, both full width.
-        rank_box = (pad, pad, width - pad, pad + inner_h * 46 // 100)
-        suit_box = (pad, pad + inner_h * 54 // 100, width - pad, height - pad)
-    fit_text(draw, rank(code), rank_box, ink, align="left" if width >= height else "center")
-    fit_text(draw, SUIT_SYMBOLS[suit(code)], suit_box, ink)
+    rank_box = (pad, pad, pad + inner_w * 66 // 100, pad + inner_h * 56 // 100)
+    suit_box = (pad + inner_w * 40 // 100, pad + inner_h * 46 // 100, width - pad, height - pad)
+    fit_text(draw, rank(code), rank_box, ink, align="left")
+    fit_text(draw, symbol, suit_box, ink)
 
 
 @lru_cache(maxsize=512)

@@ -1,0 +1,176 @@
+"""Table pictures: every state of many random games draws within Discord's limits, the same
+view gives the same bytes, the last action's cards are framed, and the cache and the async
+wrapper behave."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.pictures import table
+from rules import GAMES
+
+#: Discord's attachment limit is far higher; the issue's budget for a table is this.
+MAX_BYTES = 150 * 1024
+GAMES_PER_KEY = {"donsol": 12, "tomb": 12, "clear": 5}
+
+
+def random_games(key: str, count: int, seed: int = 1) -> Iterator[tuple[Any, str | None]]:
+    """Every state of ``count`` random games of ``key`` (all variants), with the action that
+    led to it (None for the deal)."""
+    game = GAMES[key]
+    rng = random.Random(seed)
+    for n in range(count):
+        state = game.new(rng.getrandbits(64), game.variants[n % len(game.variants)])
+        yield state, None
+        while legal := game.actions(state):
+            action = rng.choice(legal)
+            state = game.apply(state, action)
+            yield state, action
+
+
+def gold_pixels(png: bytes) -> int:
+    with Image.open(io.BytesIO(png)) as image:
+        colours = image.convert("RGB").getcolors(1 << 16) or []
+    return sum(n for n, colour in colours if colour == table.GOLD)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_state_of_random_games_draws_within_limits(key: str) -> None:
+    game = GAMES[key]
+    sizes = set()
+    drawn = 0
+    for state, action in random_games(key, GAMES_PER_KEY[key]):
+        png = table.render_table(game.view(state), action)
+        assert png.startswith(b"\x89PNG")
+        assert len(png) < MAX_BYTES
+        with Image.open(io.BytesIO(png)) as image:
+            image.verify()
+            sizes.add(image.size)
+        drawn += 1
+    assert drawn > 5 * GAMES_PER_KEY[key]
+    (size,) = sizes  # one size per game, whatever the state
+    assert size[0] == table.WIDTH and 200 <= size[1] <= 400
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_same_view_gives_the_same_bytes(key: str) -> None:
+    game = GAMES[key]
+    states = list(random_games(key, 1, seed=7))
+    state, action = states[len(states) // 2]
+    view = game.view(state)
+    first = table.render_table(view, action)
+    table.card_image.cache_clear()
+    assert table.render_table(game.view(state), action) == first
+    assert table.table_key(view, action) == table.table_key(game.view(state), action)
+
+
+def test_the_key_covers_what_is_drawn_and_only_that() -> None:
+    game = GAMES["donsol"]
+    state = game.new(5)
+    view = game.view(state)
+    # The seed and the prompt are not drawn: same key, same picture.
+    elsewhere = {**view, "seed": 6, "prompt": "Something else.", "score_text": "x"}
+    assert table.table_key(elsewhere) == table.table_key(view)
+    # What is drawn changes the key.
+    assert table.table_key({**view, "hp": 20}) != table.table_key(view)
+    assert table.table_key(view, f"take {view['room'][0]}") != table.table_key(view)
+
+
+def test_the_last_action_s_cards_are_framed() -> None:
+    donsol = GAMES["donsol"]
+    state = donsol.new(12)
+    card = next(c for c in state.room if c.endswith("D"))  # a shield: it stays in sight
+    after = donsol.apply(state, f"take {card}")
+    view = donsol.view(after)
+    assert gold_pixels(table.render_table(view)) == 0
+    assert gold_pixels(table.render_table(view, f"take {card}")) > 0
+
+    clear = GAMES["clear"]
+    state = clear.new(3)
+    action = next(a for a in clear.actions(state) if a.startswith("put"))
+    after = clear.apply(state, action)
+    assert gold_pixels(table.render_table(clear.view(after))) == 0
+    assert gold_pixels(table.render_table(clear.view(after), action)) > 0
+    assert table.scene(clear.view(after), action)["last"] == [action.split()[1]]
+
+
+def test_tomb_shows_the_cards_a_flip_turned() -> None:
+    """After a flip, the picture shows the cards it turned: in the turn row while the turn
+    goes on, as the "last turn" once it ended (the view's own turn row is empty then)."""
+    tomb = GAMES["tomb"]
+    ended = ongoing = 0
+    for state, action in random_games("tomb", 40, seed=3):
+        if action != "flip":
+            continue
+        view = tomb.view(state)
+        drawn = table.scene(view, action)
+        turned = table.turned_cards(view["events"])
+        assert turned, view["events"]
+        assert set(turned) <= set(drawn["last"])
+        if view["turn"]:
+            ongoing += 1
+            assert drawn["turn"] == view["turn"] and not drawn["turn_is_last"]
+        else:
+            ended += 1
+            assert drawn["turn"] == turned and drawn["turn_is_last"]
+        assert gold_pixels(table.render_scene(drawn)) > 0
+    assert ended > 20 and ongoing > 5
+
+
+def test_turned_cards_reads_cards_back_from_events() -> None:
+    events = [
+        "You delve deeper: turn 2.",
+        "You turn 10♠: a monster of strength 10 blocks the way.",
+        "You turn 🃏: the Scroll of Light joins your hand.",
+        "Your 3♠ falls short: the monster hits you for 7.",
+        "You take 7 damage (7 in all, 3♥ showing).",
+    ]
+    assert table.turned_cards(events) == ["10S", "RJ", "3S"]
+    assert table.action_cards("put 10H 2") == ["10H"]
+    assert table.action_cards("take RJ") == ["RJ"]
+    assert table.action_cards("escape") == [] and table.action_cards(None) == []
+
+
+def test_an_unknown_game_has_no_picture() -> None:
+    with pytest.raises(ValueError, match="no table picture"):
+        table.render_table({"game": "chess", "outcome": None})
+
+
+def test_the_cache_serves_repeats_and_drops_the_oldest() -> None:
+    game = GAMES["clear"]
+    views = [game.view(s) for s, _ in list(random_games("clear", 1, seed=2))[:4]]
+    cache = table.TableCache(size=2)
+    first = cache.render(views[0])
+    assert cache.render(views[0]) is first
+    assert (cache.hits, cache.misses) == (1, 1)
+    cache.render(views[1])
+    cache.render(views[2])  # views[0] is now the least recently used: dropped
+    assert len(cache) == 2
+    assert cache.render(views[0]) == first
+    assert (cache.hits, cache.misses) == (1, 4)
+
+
+async def test_table_png_draws_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[int] = []
+    real = table.render_scene
+
+    def recording(drawn: dict[str, Any]) -> bytes:
+        threads.append(threading.get_ident())
+        return real(drawn)
+
+    monkeypatch.setattr(table, "render_scene", recording)
+    monkeypatch.setattr(table, "CACHE", table.TableCache())
+    view = GAMES["tomb"].view(GAMES["tomb"].new(9))
+    data = await table.table_png(view)
+    assert data == real(table.scene(view))
+    assert threads and threading.get_ident() not in threads
+    assert await asyncio.gather(table.table_png(view), table.table_png(view)) == [data, data]
+    assert len(threads) == 1  # served from the cache
