@@ -1,8 +1,7 @@
 """A picture of a game's table, drawn from the engine's view, for the board's embed.
 
-    data = await table_png(view, last_action)            # off the event loop, cached
-    file = discord.File(io.BytesIO(data), filename=FILENAME)
-    embed.set_image(url=f"attachment://{FILENAME}")
+    file = await table_attachment(view, last_action)    # drawn off the event loop, cached
+    embed.set_image(url=f"attachment://{FILENAME}")      # then send/edit with attachments=[file]
 
 Drawing goes in two steps. :func:`scene` picks out of the view exactly what the picture shows
 (and which cards the last action touched); :func:`render_scene` draws that and nothing else.
@@ -28,6 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+import discord
 from PIL import Image, ImageDraw
 
 from bot.pictures.faces import BACK, FACE_NAMES, card_image, font
@@ -111,6 +111,7 @@ def _tomb_scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]
         row, row_is_last = turned, True
     return {
         "turn": row, "turn_is_last": row_is_last, "hand": view["hand"],
+        "encounter": view["encounter"] if not view["over"] else None,
         "torches": view["torches"], "damage": view["damage"], "hp_card": view["hp_card"],
         "deck": view["deck"], "phase": view["phase"], "delve_turns": view["delve_turns"],
         "retreat_turns": view["retreat_turns"], "retreat_needed": view["retreat_needed"],
@@ -188,23 +189,26 @@ class _Table:
             self.slot(x, y, "empty")
         self.label((x + CARD_W // 2, y + CARD_H + 8), f"{count} {name}", TEXT, 13, "ma")
 
-    def fan(self, cards: list[str], x: int, y: int, width: int, step: int = CARD_W + 8) -> None:
-        """Cards left to right from x, overlapping when they would not fit in ``width``."""
-        if not cards:
-            return
+    def fan(self, cards: list[str], x: int, y: int, width: int, step: int = CARD_W + 8) -> int:
+        """Cards left to right from x, overlapping when they would not fit in ``width``;
+        returns the step between two cards."""
         if len(cards) > 1:
             step = min(step, (width - CARD_W) // (len(cards) - 1))
         for i, code in enumerate(cards):
             self.card(code, x + i * step, y)
+        return step
 
-    def banner(self, outcome: str | None) -> None:
+    def banner(self, outcome: str | None, x: int, y: int) -> None:
+        """How the game ended, in a badge whose right end is at (x, y); each table keeps
+        that corner free."""
         if outcome is None:
             return
         text = OUTCOME_WORDS.get(outcome, outcome.upper())
-        w = int(font(16).getlength(text)) + 24
+        w = int(font(18).getlength(text)) + 32
         colour = BANNER.get(outcome, BANNER_LOST)
-        self.draw.rounded_rectangle((WIDTH - w - 10, 8, WIDTH - 10, 34), 8, fill=colour)
-        self.label((WIDTH - 10 - w // 2, 21), text, TEXT, 16, "mm")
+        self.draw.rounded_rectangle((x - w, y - 16, x, y + 16), 10, fill=colour, outline=TEXT,
+                                    width=2)
+        self.label((x - w // 2, y), text, TEXT, 18, "mm")
 
     def png(self) -> bytes:
         out = io.BytesIO()
@@ -255,7 +259,7 @@ def _draw_donsol(s: dict[str, Any]) -> _Table:
         t.draw.line((nx, y + 16, nx, y + 22), fill=FELT_DARK, width=1)
     t.label((x0, 214), "sick: a potion now heals nothing" if s["sick"] else "not sick", TEXT)
     t.label((x0, 236), f"{s['xp']} of 54 cards taken", TEXT)
-    t.banner(s["outcome"])
+    t.banner(s["outcome"], WIDTH - 16, 272)
     return t
 
 
@@ -263,7 +267,10 @@ def _draw_tomb(s: dict[str, Any]) -> _Table:
     t = _Table(330, s["last"])
     t.label((16, 12), "LAST TURN" if s["turn_is_last"] else "THIS TURN")
     if s["turn"]:
-        t.fan(s["turn"], 16, 32, 500)
+        step = t.fan(s["turn"], 16, 32, 500)
+        if s["encounter"] in s["turn"]:
+            x = 16 + s["turn"].index(s["encounter"]) * step
+            t.label((x + 4, 124), "▲ encounter", TEXT, 12)
     else:
         t.slot(16, 32, "—")
     t.pile(WIDTH - 40 - CARD_W, 32, s["deck"], "in the deck")
@@ -296,10 +303,12 @@ def _draw_tomb(s: dict[str, Any]) -> _Table:
     t.label((320 + 9 * 22 + 6, 292), f"damage {s['damage']} of 9", TEXT, 13, "lm")
     if s["retreat_needed"] is None:
         way = f"delving · {s['delve_turns']} turns done"
+    elif s["retreat_needed"] == 0:
+        way = "turned back after one turn: out at once"
     else:
         way = f"retreat {s['retreat_turns']}/{s['retreat_needed']} · {s['delve_turns']} delved"
     t.label((16, 292), way, TEXT, 14, "lm")
-    t.banner(s["outcome"])
+    t.banner(s["outcome"], WIDTH // 2 + 60, 133)
     return t
 
 
@@ -342,7 +351,7 @@ def _draw_clear(s: dict[str, Any]) -> _Table:
     t.pile(380, y, s["talon"], "to deal")
     t.label((WIDTH - 16, y + 30), f"{s['slain']} of 12", TEXT, 24, "ra")
     t.label((WIDTH - 16, y + 60), "monsters slain", LABEL, 13, "ra")
-    t.banner(s["outcome"])
+    t.banner(s["outcome"], WIDTH - 16, 310)
     return t
 
 
@@ -415,3 +424,9 @@ def warm_up() -> None:
 async def table_png(view: dict[str, Any], last_action: str | None = None) -> bytes:
     """The picture of ``view`` as PNG bytes, drawn on a worker thread (cached)."""
     return await asyncio.to_thread(CACHE.render, view, last_action)
+
+
+async def table_attachment(view: dict[str, Any], last_action: str | None = None) -> discord.File:
+    """The picture of ``view`` as an attachment named :data:`FILENAME`, for a message whose
+    embed shows it with ``embed.set_image(url=f"attachment://{FILENAME}")``."""
+    return discord.File(io.BytesIO(await table_png(view, last_action)), filename=FILENAME)

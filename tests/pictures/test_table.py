@@ -174,3 +174,10 @@ async def test_table_png_draws_off_the_event_loop(monkeypatch: pytest.MonkeyPatc
     assert threads and threading.get_ident() not in threads
     assert await asyncio.gather(table.table_png(view), table.table_png(view)) == [data, data]
     assert len(threads) == 1  # served from the cache
+
+
+async def test_table_attachment_is_a_discord_file_named_for_the_embed() -> None:
+    view = GAMES["clear"].view(GAMES["clear"].new(4))
+    attachment = await table.table_attachment(view, None)
+    assert attachment.filename == table.FILENAME == "table.png"
+    assert attachment.fp.read() == table.render_table(view)
