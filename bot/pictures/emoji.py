@@ -16,6 +16,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
@@ -69,6 +70,25 @@ def write_faces(folder: Path) -> list[Path]:
         path.write_bytes(png)
         written.append(path)
     return written
+
+
+#: Where ``python -m bot emoji --dry-run`` writes the faces without ``--out``.
+DEFAULT_FOLDER = Path("data") / "emoji"
+
+
+def emoji_command(folder: Path | None, *, dry_run: bool) -> int:
+    """``python -m bot emoji --dry-run [--out DIR]``: write the faces, say where; the status.
+
+    Without ``--dry-run`` there is nothing to do by hand: the bot syncs its emoji at start.
+    """
+    if not dry_run:
+        print("The bot uploads its card emoji itself when it starts; "
+              "add --dry-run to write them to a folder and look at them.", file=sys.stderr)
+        return 2
+    folder = folder or DEFAULT_FOLDER
+    written = write_faces(folder)
+    print(f"{len(written)} card faces written to {folder} (128×128 PNG, as uploaded)")
+    return 0
 
 
 def card_text(code: str, emoji: Mapping[str, discord.PartialEmoji]) -> str:
@@ -155,6 +175,7 @@ def _parse(raw: str | None) -> dict[str, tuple[int, str]]:
 
 
 __all__ = [
-    "APPLICATION_EMOJI_LIMIT", "BACK", "PREFIX", "STORE_KEY", "CardEmoji", "KeyValueStore",
-    "card_text", "content_hash", "emoji_name", "faces", "sync_card_emoji", "write_faces",
+    "APPLICATION_EMOJI_LIMIT", "BACK", "DEFAULT_FOLDER", "PREFIX", "STORE_KEY", "CardEmoji",
+    "KeyValueStore", "card_text", "content_hash", "emoji_command", "emoji_name", "faces",
+    "sync_card_emoji", "write_faces",
 ]

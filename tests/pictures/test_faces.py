@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.pictures import faces
-from bot.pictures.emoji import write_faces
+from bot.pictures.emoji import emoji_command, write_faces
 from tests.pictures.references import CASES, HASHES, pixel_hash
 
 DISCORD_EMOJI_MAX_BYTES = 256 * 1024
@@ -80,3 +80,15 @@ def test_reference_pictures_are_unchanged(name: str) -> None:
         f"{name} looks different. If the design changed on purpose, run "
         "`.venv/bin/python -m tests.pictures.regenerate` and look at tests/pictures/reference/"
     )
+
+
+def test_emoji_dry_run_writes_the_faces_and_says_where(tmp_path, capsys) -> None:
+    assert emoji_command(tmp_path / "out", dry_run=True) == 0
+    assert len(list((tmp_path / "out").glob("dd_*.png"))) == 55
+    assert f"55 card faces written to {tmp_path / 'out'}" in capsys.readouterr().out
+
+
+def test_emoji_without_dry_run_explains_and_fails(tmp_path, capsys) -> None:
+    assert emoji_command(tmp_path / "out", dry_run=False) == 2
+    assert "--dry-run" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
