@@ -116,6 +116,7 @@ async def _start(load: Load, user_id: int, command: str, game: str) -> int | Non
     options = command_options(load.discord.commands.get(command, {}), game)
     if options is None:
         return None
+    await load.discord.wait_connected()
     record = load.discord.command(user_id, command, options)
     load.outcomes.append(Outcome(record, "start", game))
     if not await answered(record) or record.ephemeral or record.message_id is None:
@@ -132,7 +133,7 @@ async def _play_run(load: Load, user_id: int, game: str, board: int, rng: random
                     pace: float | None) -> None:
     discord = load.discord
     previous: dict[str, Any] | None = None
-    failures = 0
+    failures, doubt = 0, False
     while not load.stop.is_set() and failures < 5:
         current = discord.messages.get(board)
         if current is None or not (moves := moves_on(current, load.is_move)):
@@ -146,6 +147,9 @@ async def _play_run(load: Load, user_id: int, game: str, board: int, rng: random
         if rng.random() < load.bad_rate:
             await _bad_click(load, user_id, game, board, current, previous, moves, rng)
             continue
+        await discord.wait_connected()
+        current = discord.messages[board]
+        moves = moves_on(current, load.is_move) or moves
         snapshot = copy.deepcopy(current)
         chosen = rng.choice(moves)
         record = discord.click(user_id, board, chosen)
@@ -153,11 +157,22 @@ async def _play_run(load: Load, user_id: int, game: str, board: int, rng: random
         load.outcomes.append(outcome)
         ok = await answered(record)
         if ok and not record.ephemeral and (record.response or {}).get("type") == p.UPDATE_MESSAGE:
-            outcome.promised = parse_move(chosen)
-            previous = snapshot
-            failures = 0
+            outcome.promised = _promise(parse_move(chosen), discord.messages[board], doubt)
+            previous, failures, doubt = snapshot, 0, False
         else:
             failures += 1
+            doubt = doubt or not ok  # an answer was lost: the next reply may be a refresh
+
+
+def _promise(clicked: Move | None, reply: dict[str, Any], doubt: bool) -> Move | None:
+    """The move a click answered with ``reply`` (the updated board) promised: the clicked
+    move, unless the reply may only have brought the board up to date. It may when an earlier
+    answer was lost (``doubt``: the board the player clicked was out of date, and the bot's
+    refresh shows the next version too), or when it shows another version."""
+    if clicked is None or doubt:
+        return None
+    shown = [m.version for b in p.buttons(reply) if (m := parse_move(b.get("custom_id", "")))]
+    return clicked if not shown or shown[0] == clicked.version + 1 else None
 
 
 async def _bad_click(load: Load, user_id: int, game: str, board: int, current: dict[str, Any],
@@ -166,6 +181,7 @@ async def _bad_click(load: Load, user_id: int, game: str, board: int, current: d
     """A click that must change nothing: on an older copy of the board, by someone else, or
     with a forged id (a real one, altered)."""
     kind = rng.choice(BAD_KINDS)
+    await load.discord.wait_connected()
     if kind == "stale" and previous is not None and (old := moves_on(previous, load.is_move)):
         record = load.discord.click(user_id, board, rng.choice(old), message=previous)
     elif kind == "forged":

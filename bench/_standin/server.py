@@ -139,6 +139,12 @@ class StandIn:
     def connected(self) -> bool:
         return self._ws is not None and not self._ws.closed and self.identified.is_set()
 
+    async def wait_connected(self) -> None:
+        """Wait while no bot is connected (players do not click into a dead bot)."""
+        while not self.connected:
+            await self.identified.wait()
+            await asyncio.sleep(0)
+
     def inject(self, pattern: str, status: int, count: int = 1,
                retry_after: float = 0.25) -> Fault:
         """Make the next ``count`` REST requests whose path (after ``/api/v10``) matches the

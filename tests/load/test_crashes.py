@@ -1,0 +1,19 @@
+"""The bot process killed with SIGKILL at random moments under load and restarted on the same
+database file: nothing a player was promised is lost (short version; ``python -m
+bench.crashes`` is the long one)."""
+
+from __future__ import annotations
+
+from bench._standin.crashes import crash_test
+
+
+async def test_sigkill_under_load_loses_no_promised_move(tmp_path):
+    report = await crash_test(tmp_path, players=6, kills=4, seed=11, up=(0.4, 1.0))
+
+    assert report.kills == 4
+    assert report.promised > 20, "too few moves were played to mean anything"
+    assert report.database.integrity == "ok"
+    assert report.database.problems == []  # promised moves stored, none twice, all replay
+    assert not report.problems, report.problems  # every other interaction answered once
+    assert report.old_boards == ["played"] * 3  # boards from before the first kill
+    assert report.log_errors == []
