@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.buttons import MOVE, parse
 from bot.client import create_bot
 from rules import GAMES
 from tests.bot.raw import FakeDiscord
@@ -69,7 +70,7 @@ def _moves(fake: FakeDiscord, message_id: int) -> list[str]:
         c["custom_id"]
         for row in fake.messages[message_id]["components"]
         for c in row["components"]
-        if c["custom_id"].startswith("dd:") and not c.get("disabled")
+        if parse(c["custom_id"]).kind == MOVE and not c.get("disabled")
     ]
 
 

@@ -1,4 +1,4 @@
-"""Service throughput and latency: simulated players clicking through ``GameService.act``.
+"""Core throughput and latency: simulated players clicking through ``core.runs.act``.
 
 On a database file in a temporary folder (durable commits: WAL, ``synchronous=FULL``):
 
@@ -26,9 +26,9 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.service import GameService, Run
-from bot.store import Store
+from core import Core, Run
 from rules import GAMES
+from store import open_store
 
 RATIO_TARGET = 3.0
 P99_TARGET_MS = 10.0
@@ -37,8 +37,8 @@ P99_TARGET_MS = 10.0
 class Player:
     """One simulated player: random legal actions, a new run whenever one ends."""
 
-    def __init__(self, service: GameService, user_id: int, games: list[str]) -> None:
-        self.service = service
+    def __init__(self, core: Core, user_id: int, games: list[str]) -> None:
+        self.core = core
         self.user_id = user_id
         self.games = games
         self.rng = random.Random(user_id)
@@ -49,11 +49,11 @@ class Player:
         if self.run is None or self.run.over:
             game = self.rng.choice(self.games)
             variant = self.rng.choice(GAMES[game].variants)
-            self.run = await self.service.start_run(self.user_id, game, variant)
+            self.run = await self.core.runs.start(self.user_id, game, variant)
         run = self.run
         action = self.rng.choice(run.actions)
         start = time.perf_counter()
-        self.run = await self.service.act(run.id, self.user_id, run.moves, action)
+        self.run = await self.core.runs.act(run.id, self.user_id, run.version, action)
         return time.perf_counter() - start
 
 
@@ -62,8 +62,8 @@ async def saturation(
 ) -> tuple[int, float, list[float]]:
     """Every player clicks back to back until the time is up; (moves, elapsed, latencies)."""
     latencies: list[float] = []
-    async with await GameService.open(path) as service:
-        crowd = [Player(service, 1 + i, games) for i in range(players)]
+    async with await Core.open(path) as core:
+        crowd = [Player(core, 1 + i, games) for i in range(players)]
         for player in crowd:  # deal every first run before the clock starts
             await player.click()
         start = time.perf_counter()
@@ -79,7 +79,8 @@ async def saturation(
 
 
 async def bare_commits(path: Path, seconds: float) -> tuple[float, float]:
-    """Mean seconds per durable single-row INSERT + COMMIT: (aiosqlite calls, one Store job)."""
+    """Mean seconds per durable single-row write + COMMIT: (aiosqlite calls, one store job,
+    which writes one row of the meta table)."""
     async with aiosqlite.connect(path) as conn:
         for pragma in ("journal_mode = WAL", "synchronous = FULL", "foreign_keys = ON"):
             await conn.execute(f"PRAGMA {pragma}")
@@ -91,11 +92,12 @@ async def bare_commits(path: Path, seconds: float) -> tuple[float, float]:
             await conn.commit()
             count += 1
         two_calls = (time.perf_counter() - start) / count
-    db = await Store.open(path)
+    db = await open_store(path)
+    await db.migrate()  # the meta table
     try:
         count, start = 0, time.perf_counter()
         while (now := time.perf_counter()) < start + seconds:
-            await db.write(lambda c, at: c.execute("INSERT INTO bare (at) VALUES (?)", (at,)), now)
+            await db.write(lambda tx, at: tx.set_meta("bench", repr(at)), now)
             count += 1
         one_job = (time.perf_counter() - start) / count
     finally:
@@ -108,8 +110,8 @@ async def paced(
 ) -> tuple[int, float, list[float]]:
     """Each player clicks about every ``interval`` seconds; (clicks, elapsed, latencies)."""
     latencies: list[float] = []
-    async with await GameService.open(path) as service:
-        crowd = [Player(service, 10_000 + i, games) for i in range(players)]
+    async with await Core.open(path) as core:
+        crowd = [Player(core, 10_000 + i, games) for i in range(players)]
         start = time.perf_counter()
         deadline = start + seconds
 

@@ -1,11 +1,14 @@
 """``python -m bot`` (and the ``dungeon-deck`` script): run the bot, migrate, or sync commands.
 
-    python -m bot            # or: python -m bot run — connect and serve
-    python -m bot migrate    # apply pending migrations, print the schema version
-    python -m bot sync       # push the slash commands to Discord now, then exit
+    python -m bot              # or: python -m bot run — connect and serve
+    python -m bot migrate      # apply pending migrations, print the schema version
+    python -m bot sync         # push the slash commands to Discord now, then exit
+    python -m bot backup PATH  # copy the database to PATH while the bot runs
 
 Settings come from the environment, after loading ``.env`` from the current directory (see
-``.env.example``). Without ``DISCORD_TOKEN``, ``run`` and ``sync`` exit with status 2.
+``.env.example``). Without ``DISCORD_TOKEN``, ``run`` and ``sync`` exit with status 2, as
+they do when Discord refuses the token. How the bot starts (retrying while Discord cannot be
+reached) and stops (SIGTERM or Ctrl-C) is in :mod:`bot.ops.lifecycle`.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,49 +25,82 @@ import discord
 import yarl
 from dotenv import load_dotenv
 
-from bot.client import create_bot
 from bot.config import ConfigError, Settings
 from bot.migrate import migrate as apply_migrations
+from bot.ops import lifecycle, logs
+from bot.ops.backup import BackupError, backup
 
 log = logging.getLogger("bot")
 
 EXIT_CONFIG = 2
+#: The gateway's close code for a token it does not accept.
+GATEWAY_AUTHENTICATION_FAILED = 4004
+TOKEN_REFUSED = "Discord refused DISCORD_TOKEN: copy the bot token again into .env."
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line, read the settings, and do it; returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m bot",
-        description="Run Dungeon Deck's Discord bot, migrate its database, or sync its commands.",
-    )
-    parser.add_argument(
-        "command", nargs="?", default="run", choices=("run", "migrate", "sync"),
-        help="run the bot (default), apply migrations, or sync the slash commands",
-    )
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
     # The .env of the directory the bot is started from (`make run`: the project root);
     # variables already set in the environment win.
     load_dotenv(Path.cwd() / ".env", override=False)
     try:
         settings = Settings.from_env()
-        token = settings.require_token() if args.command != "migrate" else None
+        needs_token = args.command in ("run", "sync")
+        token = settings.require_token() if needs_token else None
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
-    discord.utils.setup_logging(level=settings.log_level, root=True)
+    redact = logs.setup(settings.log_level, secrets=(settings.token, settings.daily_secret))
     if settings.discord_api_base:
         point_discord_at(settings.discord_api_base)
     if args.command == "migrate":
         return migrate(settings)
+    if args.command == "backup":
+        return make_backup(settings, args.path)
     assert token is not None  # required above for run and sync
+    # Until serve() installs its own handlers: SIGTERM as Ctrl-C, a clean stop either way.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
-        asyncio.run(serve(settings, token, sync_only=args.command == "sync"))
+        asyncio.run(lifecycle.serve(
+            settings, token, sync_only=args.command == "sync", redact=redact
+        ))
     except KeyboardInterrupt:
         log.info("Stopped.")
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_CONFIG
     except discord.LoginFailure:
-        print("Discord refused DISCORD_TOKEN: copy the bot token again into .env.", file=sys.stderr)
+        print(TOKEN_REFUSED, file=sys.stderr)
+        return EXIT_CONFIG
+    except discord.ConnectionClosed as exc:
+        if exc.code != GATEWAY_AUTHENTICATION_FAILED:
+            raise
+        print(TOKEN_REFUSED, file=sys.stderr)
         return EXIT_CONFIG
     return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run Dungeon Deck's Discord bot, migrate or back up its database, "
+        "or sync its commands.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="command")
+    commands.add_parser("run", help="connect to Discord and serve (the default)")
+    commands.add_parser("migrate", help="apply pending migrations, print the schema version")
+    commands.add_parser("sync", help="push the slash commands to Discord now, then exit")
+    backup = commands.add_parser(
+        "backup", help="copy the database to PATH while the bot runs (consistent, online)"
+    )
+    backup.add_argument("path", type=Path, metavar="PATH", help="the backup file to write")
+    parser.set_defaults(command="run")
+    return parser
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def point_discord_at(base: str) -> None:
@@ -82,20 +119,16 @@ def migrate(settings: Settings) -> int:
     return 0
 
 
-async def serve(settings: Settings, token: str, *, sync_only: bool = False) -> None:
-    """Log in (opening the database, registering buttons and commands) and connect; with
-    ``sync_only``, push the commands and stop instead of connecting."""
-    bot = create_bot(
-        settings.database_path,
-        daily_secret=settings.daily_secret,
-        dev_guild_id=settings.dev_guild_id,
-        sync="force" if sync_only else "auto",
-    )
-    async with bot:
-        if sync_only:
-            await bot.login(token)
-        else:
-            await bot.start(token)
+def make_backup(settings: Settings, path: Path) -> int:
+    """Copy the database to ``path`` (see :mod:`bot.ops.backup`) and say what was written."""
+    try:
+        made = backup(settings.database_path, path)
+    except BackupError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(f"{settings.database_path} backed up to {made.path} "
+          f"({made.size / 1024:,.0f} KiB, {made.seconds:.2f} s)")
+    return 0
 
 
 if __name__ == "__main__":

@@ -36,6 +36,8 @@ class Settings:
     log_level: int
     #: A local stand-in for Discord to talk to instead (benchmarks and tests only).
     discord_api_base: str | None = None
+    #: Serve /healthz and Prometheus /metrics on 127.0.0.1 at this port (None: no server).
+    metrics_port: int | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -49,6 +51,7 @@ class Settings:
             dev_guild_id=_guild_id(_text(env, "DEV_GUILD_ID")),
             log_level=_log_level(_text(env, "LOG_LEVEL") or "INFO"),
             discord_api_base=_api_base(_text(env, "DISCORD_API_BASE")),
+            metrics_port=_port(_text(env, "METRICS_PORT")),
         )
 
     def require_token(self) -> str:
@@ -82,6 +85,14 @@ def _api_base(value: str | None) -> str | None:
             f"not {value!r} (for benchmarks and tests only)."
         )
     return f"http://{match[1]}:{match[2]}"
+
+
+def _port(value: str | None) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise ConfigError(f"METRICS_PORT must be a port number from 1 to 65535, not {value!r}.")
+    return int(value)
 
 
 def _log_level(value: str) -> int:

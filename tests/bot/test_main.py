@@ -11,10 +11,10 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import NO_TOKEN
-from bot.store import MIGRATIONS
+from store.migrations import folder
 
 ROOT = Path(__file__).resolve().parents[2]
-LATEST = max(int(p.name.split("_")[0]) for p in MIGRATIONS.glob("*.sql"))
+LATEST = max(int(p.name.split("_")[0]) for p in folder("sqlite").glob("*.sql"))
 
 
 def run_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -1,0 +1,174 @@
+"""Prometheus metrics of the bot, and the HTTP endpoint that serves them with ``/healthz``.
+
+The functions below are what the rest of the bot calls; they are cheap (a lock and an add)
+and safe to call whether or not ``METRICS_PORT`` is set:
+
+    metrics.click(outcome, seconds)     # a click answered: its outcome and its latency
+    metrics.run_started(game, kind)     # a run started (kind: "practice" or "daily")
+    metrics.run_finished(game, kind)    # a run ended (won, lost or resigned)
+    metrics.db_time(seconds)            # one database job (a transaction) took this long
+
+Click outcomes are a small fixed set (``OUTCOMES``) so that the series stay few. The gateway
+latency is read from the bot when scraped (:func:`watch_gateway`). ``start_http`` serves, on
+127.0.0.1 only, ``/metrics`` (Prometheus text format) and ``/healthz`` (200 ``ok`` while the
+bot is connected to Discord, 503 with a word saying why not otherwise) from the bot's own event
+loop, so a blocked loop shows as a failing health check.
+
+Nothing here imports the rest of the project: ``core``/``store`` code that wants to report
+time gets a callable such as :func:`db_time` handed to it, the arrows stay one way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from aiohttp import web
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import choose_encoder
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
+
+#: What a click can come to: a move applied (the board edited), a board brought up to date
+#: (a click on an old copy), a refusal shown to the player (not their run, not allowed now,
+#: a forged id), or an unexpected error (answered with an error id).
+OUTCOMES = ("moved", "stale", "refused", "error")
+
+#: Seconds; a click is answered in about a millisecond here, and Discord allows 3 s.
+CLICK_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+DB_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1.0)
+
+#: What ``/healthz`` reports: (healthy, one word).
+Health = Callable[[], tuple[bool, str]]
+
+
+class Metrics:
+    """The bot's metrics, on their own registry (with the process, platform and GC ones)."""
+
+    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        self.registry = registry if registry is not None else CollectorRegistry()
+        r = self.registry
+        ProcessCollector(registry=r)
+        PlatformCollector(registry=r)
+        GCCollector(registry=r)
+        self.clicks = Counter(
+            "dungeon_deck_clicks", "Button clicks answered, by outcome", ["outcome"], registry=r
+        )
+        for outcome in OUTCOMES:  # every outcome shows from the start, at 0
+            self.clicks.labels(outcome)
+        self.click_seconds = Histogram(
+            "dungeon_deck_click_seconds", "Time from receiving a click to answering it",
+            buckets=CLICK_BUCKETS, registry=r,
+        )
+        self.runs_started = Counter(
+            "dungeon_deck_runs_started", "Runs started, by game and kind", ["game", "kind"],
+            registry=r,
+        )
+        self.runs_finished = Counter(
+            "dungeon_deck_runs_finished", "Runs ended (won, lost or resigned), by game and kind",
+            ["game", "kind"], registry=r,
+        )
+        self.db_seconds = Histogram(
+            "dungeon_deck_db_seconds", "Time of one database job (a transaction)",
+            buckets=DB_BUCKETS, registry=r,
+        )
+        self.gateway_latency = Gauge(
+            "dungeon_deck_gateway_latency_seconds",
+            "Time between a gateway heartbeat and its acknowledgement (NaN when not connected)",
+            registry=r,
+        )
+        self.gateway_latency.set(math.nan)
+
+    def click(self, outcome: str, seconds: float) -> None:
+        self.clicks.labels(outcome).inc()
+        self.click_seconds.observe(seconds)
+
+    def run_started(self, game: str, kind: str) -> None:
+        self.runs_started.labels(game, kind).inc()
+
+    def run_finished(self, game: str, kind: str) -> None:
+        self.runs_finished.labels(game, kind).inc()
+
+    def db_time(self, seconds: float) -> None:
+        self.db_seconds.observe(seconds)
+
+    def watch_gateway(self, latency: Callable[[], float]) -> None:
+        """Read the gateway latency (seconds) from ``latency`` at each scrape; a value that is
+        not finite (discord.py's before the first heartbeat) is reported as NaN."""
+
+        def read() -> float:
+            value = latency()
+            return value if math.isfinite(value) else math.nan
+
+        self.gateway_latency.set_function(read)
+
+    def exposition(self) -> bytes:
+        """The metrics in Prometheus' text format."""
+        return generate_latest(self.registry)
+
+
+#: The process's metrics; the functions below record into it.
+METRICS = Metrics()
+
+
+def click(outcome: str, seconds: float) -> None:
+    """A click was answered: ``outcome`` (one of ``OUTCOMES``) after ``seconds``."""
+    METRICS.click(outcome, seconds)
+
+
+def run_started(game: str, kind: str) -> None:
+    """A run of ``game`` (``rules.GAMES`` key) and ``kind`` ("practice", "daily") started."""
+    METRICS.run_started(game, kind)
+
+
+def run_finished(game: str, kind: str) -> None:
+    """A run of ``game`` and ``kind`` ended: won, lost or resigned."""
+    METRICS.run_finished(game, kind)
+
+
+def db_time(seconds: float) -> None:
+    """One database job (a transaction, on the connection's thread) took ``seconds``."""
+    METRICS.db_time(seconds)
+
+
+def watch_gateway(latency: Callable[[], float]) -> None:
+    """Report ``latency()`` (seconds) as the gateway latency; see :meth:`Metrics.watch_gateway`."""
+    METRICS.watch_gateway(latency)
+
+
+async def start_http(
+    port: int, health: Health, metrics: Metrics = METRICS, host: str = "127.0.0.1"
+) -> web.AppRunner:
+    """Serve ``/metrics`` and ``/healthz`` on ``host:port`` (0: any free port); the runner's
+    ``cleanup()`` stops it. ``OSError`` when the port is taken."""
+
+    async def healthz(request: web.Request) -> web.Response:
+        healthy, word = health()
+        return web.Response(status=200 if healthy else 503, text=word + "\n")
+
+    async def scrape(request: web.Request) -> web.Response:
+        # The format the scraper asks for (Prometheus text or OpenMetrics), as the client's
+        # own server chooses it.
+        encode, content_type = choose_encoder(request.headers.get("Accept", ""))
+        response = web.Response(body=encode(metrics.registry))
+        response.headers["Content-Type"] = content_type
+        return response
+
+    app = web.Application()
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", scrape)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    return runner
+
+
+def bound_port(runner: web.AppRunner) -> int:
+    """The port a started runner listens on (useful with port 0)."""
+    return int(runner.addresses[0][1])

@@ -1,0 +1,246 @@
+"""The bot process from start to stop: log in, retrying while Discord cannot be reached; serve;
+stop cleanly on SIGTERM or Ctrl-C.
+
+- **Start.** Each login attempt builds a fresh bot (so a half-done ``setup_hook`` never runs
+  twice on one object). A network failure — no DNS, connection refused, a timeout, Discord
+  answering 5xx — is one log line, then a wait that doubles from 1 s up to 60 s and a new
+  attempt, for as long as it takes: a bot started before the network is up comes up with
+  it. A rejected token is not retried (``discord.LoginFailure`` reaches the caller).
+- **Serve.** discord.py's ``connect`` keeps the gateway up and reconnects by itself
+  (``bot.ops.logs`` puts each of its attempts on one line).
+- **Stop.** On SIGTERM or SIGINT, at any moment: stop reading the gateway (no new clicks are
+  taken; Discord tells their senders the interaction failed), let the clicks already being
+  handled answer (up to ``drain_timeout`` seconds; a second signal skips the wait), then close
+  the connection, the HTTP session and the database. ``serve`` then returns normally.
+- **Health and metrics.** With ``METRICS_PORT`` set, ``/healthz`` and ``/metrics`` are served
+  on 127.0.0.1 from the start (``/healthz`` answers 503 ``connecting`` until the gateway
+  session is ready, and 503 ``stopping`` once a stop began).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import signal
+from collections.abc import Callable, Iterable, Iterator
+
+from aiohttp import web
+
+from bot import metrics
+from bot.client import DungeonBot, create_bot
+from bot.config import ConfigError, Settings
+from bot.ops.logs import NETWORK_ERRORS, Redact, describe
+
+log = logging.getLogger(__name__)
+
+FIRST_RETRY_SECONDS = 1.0
+MAX_RETRY_SECONDS = 60.0
+#: A login attempt that has not finished by then counts as a network failure.
+LOGIN_TIMEOUT_SECONDS = 30.0
+#: How long clicks in flight get to answer once a stop began.
+DRAIN_SECONDS = 5.0
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def retry_delays(
+    first: float = FIRST_RETRY_SECONDS, cap: float = MAX_RETRY_SECONDS
+) -> Iterator[float]:
+    """1, 2, 4, ... seconds, then ``cap`` for ever."""
+    delay = first
+    while True:
+        yield min(delay, cap)
+        delay *= 2
+
+
+class BotProcess:
+    """One run of the bot process. ``bot`` is the current bot (a new one per login attempt)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        token: str,
+        *,
+        sync_only: bool = False,
+        make_bot: Callable[[], DungeonBot] | None = None,
+        delays: Iterable[float] | None = None,
+        login_timeout: float = LOGIN_TIMEOUT_SECONDS,
+        drain_timeout: float = DRAIN_SECONDS,
+        redact: Redact | None = None,
+    ) -> None:
+        self.settings = settings
+        self.sync_only = sync_only
+        self.bot: DungeonBot | None = None
+        self.stopping = False
+        self._token = token
+        self._make_bot = make_bot or self._new_bot
+        self._delays = iter(delays if delays is not None else retry_delays())
+        self._login_timeout = login_timeout
+        self._drain_timeout = drain_timeout
+        self._redact = redact
+        self._stop = asyncio.Event()
+        self._hurry = asyncio.Event()
+
+    # ----- what the signals, the health check and the caller use ------------------------------
+
+    def request_stop(self, signum: int | None = None) -> None:
+        """Begin a clean stop (a second request skips waiting for clicks in flight)."""
+        if self._stop.is_set():
+            self._hurry.set()
+            return
+        name = signal.Signals(signum).name if signum is not None else "request"
+        log.info("Stopping on %s: taking no new clicks, answering those in flight", name)
+        self.stopping = True
+        self._stop.set()
+
+    def health(self) -> tuple[bool, str]:
+        """For ``/healthz``: (healthy, one word)."""
+        bot = self.bot
+        if self.stopping:
+            return False, "stopping"
+        if bot is None or bot.is_closed() or not bot.is_ready():
+            return False, "connecting"
+        return True, "ok"
+
+    async def serve(self) -> None:
+        """Run until the gateway closes for good or a stop is requested; then close. Raises
+        ``discord.LoginFailure`` for a rejected token (and what else cannot be retried), and
+        ``ConfigError`` when ``METRICS_PORT`` cannot be listened on."""
+        http = await self._start_http()
+        main = asyncio.create_task(self._main(), name="dungeon-deck: main")
+        stop = asyncio.create_task(self._stop.wait(), name="dungeon-deck: stop")
+        try:
+            await asyncio.wait({main, stop}, return_when=asyncio.FIRST_COMPLETED)
+            if main.done():
+                main.result()  # a failure that cannot be retried, raised here
+                return
+            main.cancel()  # out of the login retries, or no more gateway reading
+            with contextlib.suppress(asyncio.CancelledError):
+                await main
+            if http is not None:  # its open connections would hold up the drain
+                await http.cleanup()
+                http = None
+            await self._drain()
+        finally:
+            stop.cancel()
+            if not main.done():
+                main.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await main
+            if http is not None:
+                await http.cleanup()
+            await self._close()
+
+    # ----- the steps ---------------------------------------------------------------------------
+
+    def _new_bot(self) -> DungeonBot:
+        s = self.settings
+        return create_bot(
+            s.database_path,
+            daily_secret=s.daily_secret,
+            dev_guild_id=s.dev_guild_id,
+            sync="force" if self.sync_only else "auto",
+        )
+
+    async def _main(self) -> None:
+        bot = await self._login()
+        if self._redact is not None:
+            self._redact.add(await _daily_secret(bot))
+        if self.sync_only:
+            return
+        metrics.watch_gateway(lambda: bot.latency)
+        await bot.connect(reconnect=True)
+
+    async def _login(self) -> DungeonBot:
+        for attempt in itertools.count(1):
+            bot = self.bot = self._make_bot()
+            try:
+                await asyncio.wait_for(bot.login(self._token), self._login_timeout)
+            except NETWORK_ERRORS as error:
+                await bot.close()
+                delay = next(self._delays)
+                log.warning(
+                    "Discord cannot be reached (attempt %d: %s); trying again in %g s",
+                    attempt, describe(error), delay,
+                )
+                await asyncio.sleep(delay)
+            except BaseException:
+                await bot.close()
+                raise
+            else:
+                return bot
+        raise AssertionError("unreachable")
+
+    async def _start_http(self) -> web.AppRunner | None:
+        port = self.settings.metrics_port
+        if port is None:
+            return None
+        try:
+            runner = await metrics.start_http(port, self.health)
+        except OSError as error:
+            why = os.strerror(error.errno).lower() if error.errno else str(error)
+            raise ConfigError(f"METRICS_PORT {port} cannot be used on 127.0.0.1 ({why}).") from None
+        log.info("Health and metrics on http://127.0.0.1:%d/healthz and /metrics", port)
+        return runner
+
+    async def _drain(self) -> None:
+        """Wait for the clicks and commands being handled (discord.py runs each in a task of
+        its own, named after what it does; its background tasks are not waited for)."""
+        loop = asyncio.get_running_loop()
+        hurry = asyncio.create_task(self._hurry.wait())
+        deadline = loop.time() + self._drain_timeout
+        try:
+            while pending := [t for t in asyncio.all_tasks() if _handling(t) and not t.done()]:
+                remaining = deadline - loop.time()
+                if remaining <= 0 or self._hurry.is_set():
+                    log.warning("Stopping with %d task(s) unfinished", len(pending))
+                    return
+                log.debug("Waiting for %s", ", ".join(sorted(_describe(t) for t in pending)))
+                await asyncio.wait(
+                    [*pending, hurry], timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+                )
+        finally:
+            hurry.cancel()
+
+    async def _close(self) -> None:
+        bot = self.bot
+        if bot is not None and not bot.is_closed():
+            await bot.close()  # the gateway, the HTTP session, then the database
+        if self.stopping:
+            log.info("Stopped cleanly")
+
+
+async def _daily_secret(bot: DungeonBot) -> str:
+    """The secret the bot's daily deals derive from (generated and kept on first use)."""
+    return await bot.core.daily.secret()
+
+
+async def serve(
+    settings: Settings, token: str, *, sync_only: bool = False, redact: Redact | None = None
+) -> None:
+    """Run the bot process (see the module's docstring) with SIGINT and SIGTERM stopping it."""
+    process = BotProcess(settings, token, sync_only=sync_only, redact=redact)
+    loop = asyncio.get_running_loop()
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, process.request_stop, signum)
+    try:
+        await process.serve()
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+
+
+#: The names discord.py gives the tasks that handle an event, an app command or a component.
+HANDLER_TASKS = ("discord.py: ", "CommandTree-invoker", "discord-ui-")
+
+
+def _handling(task: asyncio.Task[object]) -> bool:
+    return task.get_name().startswith(HANDLER_TASKS)
+
+
+def _describe(task: asyncio.Task[object]) -> str:
+    coro = task.get_coro()
+    return f"{task.get_name()} ({getattr(coro, '__qualname__', coro)})"

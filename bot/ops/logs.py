@@ -1,0 +1,117 @@
+"""The bot process's log: one stream handler on the root logger that never writes a secret,
+and discord.py's gateway reconnect attempts on one line each instead of a traceback.
+
+``setup(level, secrets)`` installs it and returns the :class:`Redact` filter, to which secrets
+learnt later (a daily secret generated and kept in the database) are added with ``add``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+
+import aiohttp
+import discord
+
+REDACTED = "[redacted]"
+
+#: Failures that mean "Discord cannot be reached right now": worth one line, not a traceback.
+NETWORK_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    aiohttp.ClientError,
+    asyncio.TimeoutError,
+    discord.ConnectionClosed,
+    discord.GatewayNotFound,
+    discord.DiscordServerError,
+)
+
+
+class Redact(logging.Filter):
+    """Replaces every known secret in a record's message, traceback and stack with
+    ``[redacted]``. Put on a handler, it covers every record that handler writes."""
+
+    def __init__(self, secrets: Iterable[str | None] = ()) -> None:
+        super().__init__()
+        self._secrets: set[str] = set()
+        self._format = logging.Formatter()
+        for secret in secrets:
+            self.add(secret)
+
+    def add(self, secret: str | None) -> None:
+        if secret:
+            self._secrets.add(secret)
+
+    def scrub(self, text: str) -> str:
+        for secret in sorted(self._secrets, key=len, reverse=True):  # longest first
+            text = text.replace(secret, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self._secrets:
+            return True
+        message = record.getMessage()
+        clean = self.scrub(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        if record.exc_info and not record.exc_text:
+            # Formatters reuse exc_text once set: format the traceback here, scrubbed.
+            record.exc_text = self._format.formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.scrub(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.scrub(record.stack_info)
+        return True
+
+
+class OneLineNetworkErrors(logging.Filter):
+    """discord.py logs each gateway reconnect attempt with a full traceback; when the cause
+    is the network, keep the line and put the cause on it instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("discord.") and record.exc_info:
+            error = record.exc_info[1]
+            if isinstance(error, NETWORK_ERRORS):
+                record.msg = f"{record.getMessage()} ({describe(error)})"
+                record.args = None
+                record.exc_info = None
+                record.exc_text = None
+        return True
+
+
+class QuietLogin(logging.Filter):
+    """Drops discord.py's "logging in using static token", logged on every login attempt:
+    the attempts get a line of their own (``bot.ops.lifecycle``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "discord.client" and record.msg == LOGIN_MESSAGE)
+
+
+LOGIN_MESSAGE = "logging in using static token"
+
+
+def describe(error: BaseException) -> str:
+    """A network failure in a few words: its type and message."""
+    text = str(error).strip()
+    if isinstance(error, asyncio.TimeoutError) and not text:
+        text = "no answer in time"
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def setup(level: int, secrets: Iterable[str | None] = ()) -> Redact:
+    """Log to standard error at ``level`` (discord.py's format, in colour on a terminal),
+    never writing ``secrets``; returns the filter that redacts them."""
+    handler = logging.StreamHandler()
+    redact = Redact(secrets)
+    handler.addFilter(QuietLogin())
+    handler.addFilter(OneLineNetworkErrors())
+    handler.addFilter(redact)
+    # discord.py colours a container's log too (it guesses a terminal); only a real one here.
+    plain = logging.Formatter(PLAIN_FORMAT, "%Y-%m-%d %H:%M:%S", style="{")
+    formatter = discord.utils.MISSING if handler.stream.isatty() else plain
+    discord.utils.setup_logging(handler=handler, formatter=formatter, level=level, root=True)
+    return redact
+
+
+#: discord.py's own format, without colours.
+PLAIN_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"

@@ -1,0 +1,305 @@
+"""The real ``python -m bot`` process as an operator runs it: against nothing at all (Discord
+unreachable), and against the local stand-in for Discord of ``bench/_standin`` (discord.py's
+own HTTP and gateway code talking to an aiohttp server on 127.0.0.1).
+
+What an operator must see: a refused token is one sentence and exit status 2; while Discord
+cannot be reached, one log line per attempt and the bot comes up once it can; SIGTERM or
+Ctrl-C at any moment stop it within a few seconds with status 0, no traceback, clicks in
+flight answered and the database closed; ``/healthz`` and ``/metrics`` when asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import socket
+import sqlite3
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bench._standin.server import Interaction, StandIn
+from bot.__main__ import TOKEN_REFUSED
+from bot.buttons import MOVE, parse
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "MTIzNDU2Nzg5.stand-in-token.kept-out-of-every-log"
+SECRET = "daily secret that must never be logged"
+#: How long a stop may take: the drain (5 s at most) and the close.
+STOP_WITHIN = 8.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Bot:
+    """``python -m bot`` in a fresh folder, its log in a file."""
+
+    def __init__(self, folder: Path, base: str, token: str = TOKEN, **env: str) -> None:
+        self.folder = folder
+        self.log = folder / "bot.log"
+        self.database = folder / "data" / "dungeon-deck.sqlite3"
+        self.env = {
+            "PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT),
+            "DISCORD_TOKEN": token, "DISCORD_API_BASE": base, "DAILY_SECRET": SECRET,
+            "LOG_LEVEL": "DEBUG", **env,
+        }
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        with self.log.open("wb") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=self.folder, env=self.env,
+                stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
+            )
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    async def wait_for_log(self, pattern: str, count: int = 1, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while len(re.findall(pattern, self.text())) < count:
+            assert self.proc is not None
+            if self.proc.returncode is not None:
+                raise AssertionError(f"the bot exited ({self.proc.returncode}):\n{self.text()}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {pattern!r} x{count} in the log:\n{self.text()}")
+            await asyncio.sleep(0.05)
+
+    async def signal(self, signum: int) -> tuple[int, float]:
+        """Send ``signum``; (exit status, seconds it took to exit)."""
+        assert self.proc is not None
+        sent = time.monotonic()
+        self.proc.send_signal(signum)
+        try:
+            status = await asyncio.wait_for(self.proc.wait(), 20)
+        except TimeoutError:
+            self.proc.kill()
+            raise AssertionError(f"still running 20 s after {signum}:\n{self.text()}") from None
+        return status, time.monotonic() - sent
+
+    async def kill(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+@pytest.fixture
+async def spawn(tmp_path: Path) -> AsyncIterator[Any]:
+    made: list[Bot] = []
+
+    async def start(base: str, **kwargs: Any) -> Bot:
+        bot = Bot(tmp_path, base, **kwargs)
+        await bot.start()
+        made.append(bot)
+        return bot
+
+    yield start
+    for bot in made:
+        await bot.kill()
+
+
+@pytest.fixture
+async def discord() -> AsyncIterator[StandIn]:
+    async with StandIn(token=TOKEN) as standin:
+        yield standin
+
+
+def assert_clean(log: str) -> None:
+    """No traceback, and neither the token nor the daily secret, anywhere in the log."""
+    assert "Traceback" not in log, log
+    assert TOKEN not in log
+    assert SECRET not in log
+
+
+async def answered(record: Interaction, timeout: float = 10.0) -> Interaction:
+    await asyncio.wait_for(record.done.wait(), timeout)
+    return record
+
+
+async def play(discord: StandIn, user_id: int, game: str = "donsol") -> int:
+    """/play ``game``; the id of the board message."""
+    record = await answered(discord.command(
+        user_id, "play", [{"name": "game", "type": 3, "value": game}]
+    ))
+    assert record.message_id is not None, record.text
+    return record.message_id
+
+
+def moves(discord: StandIn, message_id: int) -> list[str]:
+    return [
+        button["custom_id"]
+        for row in discord.messages[message_id]["components"]
+        for button in row["components"]
+        if parse(button.get("custom_id", "")).kind == MOVE and not button.get("disabled")
+    ]
+
+
+# ----- start-up ------------------------------------------------------------------------------
+
+
+async def test_a_refused_token_is_one_sentence_and_exit_status_2(spawn, discord):
+    bot = await spawn(discord.base_url, token="not.the.right-token")
+
+    assert bot.proc is not None
+    status = await asyncio.wait_for(bot.proc.wait(), 30)
+
+    assert status == 2
+    log = bot.text()
+    assert log.endswith(TOKEN_REFUSED + "\n")
+    assert log.count(TOKEN_REFUSED) == 1
+    assert "Traceback" not in log and "not.the.right-token" not in log
+    assert "Discord cannot be reached" not in log, "a refused token is not retried"
+
+
+async def test_unreachable_discord_is_one_line_per_attempt_until_sigterm(spawn):
+    bot = await spawn(f"http://127.0.0.1:{free_port()}")  # nothing listens there
+
+    await bot.wait_for_log(r"Discord cannot be reached \(attempt \d+", count=2)
+    status, took = await bot.signal(signal.SIGTERM)
+
+    assert status == 0
+    assert took < STOP_WITHIN
+    log = bot.text()
+    attempts = [line for line in log.splitlines() if "Discord cannot be reached" in line]
+    assert "(attempt 1: ClientConnectorError" in attempts[0]
+    assert attempts[0].endswith("trying again in 1 s")
+    assert attempts[1].endswith("trying again in 2 s")
+    assert "logging in using static token" not in log, "one line per attempt"
+    assert log.index("Stopping on SIGTERM") < log.index("Stopped cleanly")
+    assert_clean(log)
+
+
+async def test_ctrl_c_during_the_retries_stops_it_cleanly(spawn):
+    bot = await spawn(f"http://127.0.0.1:{free_port()}")
+
+    await bot.wait_for_log(r"Discord cannot be reached")
+    status, took = await bot.signal(signal.SIGINT)
+
+    assert (status, took < STOP_WITHIN) == (0, True)
+    assert_clean(bot.text())
+    assert "KeyboardInterrupt" not in bot.text()
+
+
+async def forward(port: int, target: int) -> asyncio.Server:
+    """A TCP relay from ``port`` to ``target`` on 127.0.0.1: "the network comes up"."""
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        writer.close()
+
+    async def relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", target)
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    return await asyncio.start_server(relay, "127.0.0.1", port)
+
+
+async def test_a_bot_started_before_the_network_comes_up_with_it(spawn, discord):
+    port = free_port()
+    bot = await spawn(f"http://127.0.0.1:{port}")
+    await bot.wait_for_log(r"Discord cannot be reached \(attempt 2")
+
+    relay = await forward(port, discord.port)  # the network is up
+    try:
+        await asyncio.wait_for(discord.identified.wait(), 30)
+        board = await play(discord, 11)
+        assert moves(discord, board), "the board has move buttons"
+        status, _ = await bot.signal(signal.SIGTERM)
+    finally:
+        relay.close()
+
+    assert status == 0
+    assert_clean(bot.text())
+
+
+# ----- serving and stopping ------------------------------------------------------------------
+
+
+async def test_sigterm_answers_clicks_in_flight_and_closes_the_database(spawn, discord):
+    bot = await spawn(discord.base_url)
+    await asyncio.wait_for(discord.identified.wait(), 30)
+    players = range(21, 41)
+    boards = {user: await play(discord, user) for user in players}
+
+    clicks = [discord.click(user, boards[user], moves(discord, boards[user])[0])
+              for user in players]
+    await asyncio.sleep(0.005)  # the frames are on their way; some are being handled
+    status, took = await bot.signal(signal.SIGTERM)
+
+    assert status == 0
+    assert took < STOP_WITHIN
+    log = bot.text()
+    assert_clean(log)
+    assert log.index("Stopping on SIGTERM") < log.index("Stopped cleanly")
+    # The database was closed cleanly: the last connection's close checkpointed the WAL and
+    # removed it.
+    assert not Path(f"{bot.database}-wal").exists()
+    with contextlib.closing(sqlite3.connect(bot.database)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        played = {run_id: n for run_id, n in db.execute(
+            "SELECT run_id, COUNT(*) FROM moves GROUP BY run_id")}
+    # Every click the bot took was answered, with its board; none was answered twice. A move
+    # in the database was answered (no move is kept without its answer in flight).
+    taken = [c for c in clicks if c.answered_at is not None]
+    assert all(not c.refused for c in clicks)
+    assert all(not c.ephemeral and c.message_id is not None for c in taken)
+    runs = {int(moves_id.split(":")[1]) for moves_id in
+            (c.data["custom_id"] for c in taken)}
+    assert set(played) == runs, "the moves kept are exactly those of the answered clicks"
+
+
+async def test_healthz_and_metrics_on_the_metrics_port(spawn, discord):
+    port = free_port()
+    bot = await spawn(discord.base_url, METRICS_PORT=str(port))
+    await bot.wait_for_log(r"Health and metrics on http://127\.0\.0\.1:\d+/healthz")
+    async with aiohttp.ClientSession() as http:
+        await asyncio.wait_for(discord.identified.wait(), 30)
+        seen = []
+        for _ in range(100):  # READY reaches the bot a moment after the stand-in sent it
+            async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+                seen.append((response.status, await response.text()))
+            if seen[-1][0] == 200:
+                break
+            await asyncio.sleep(0.05)
+        assert seen[-1] == (200, "ok\n")
+        assert set(seen[:-1]) <= {(503, "connecting\n")}
+
+        async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
+            assert response.status == 200
+            text = await response.text()
+    for name in ("dungeon_deck_clicks_total", "dungeon_deck_click_seconds_bucket",
+                 "dungeon_deck_db_seconds_bucket", "dungeon_deck_gateway_latency_seconds",
+                 "process_cpu_seconds_total"):
+        assert name in text
+    status, _ = await bot.signal(signal.SIGTERM)
+    assert status == 0
+    assert_clean(bot.text())
+
+
+async def test_a_taken_metrics_port_is_one_sentence(spawn, discord):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bot = await spawn(discord.base_url, METRICS_PORT=str(port))
+        assert bot.proc is not None
+        status = await asyncio.wait_for(bot.proc.wait(), 30)
+    assert status == 2
+    assert bot.text().endswith(f"METRICS_PORT {port} cannot be used on 127.0.0.1 "
+                               "(address already in use).\n")
+    assert "Traceback" not in bot.text()
