@@ -1,0 +1,189 @@
+"""Solvers: the best score a deal allows, with perfect information, and a line that reaches it.
+
+Each game's solver runs over that game's engine (``GAMES[key].actions``/``apply``/``score``):
+no rule is written twice. The search is :mod:`rules.solver.search`; each game adds a key, an
+upper bound and a move order (:mod:`rules.solver.donsol`, ``tomb``, ``clear``)::
+
+    from rules.solver import solve
+    best = solve("donsol", seed)          # Solution(score, won, exact, actions, nodes, text)
+    best = solve("clear", seed, budget_nodes=200_000)
+    best = solve("tomb", seed, deadline=time.monotonic() + 10, clock=time.monotonic)
+
+The budget is counted in nodes, or read on a clock the caller passes in with its deadline
+(the rules stay free of any clock). A search cut short returns the best line it found, as a
+lower bound (``exact`` False, the text starting "at least"). Every answer's line is replayed
+through the engine before it is returned, and must reach the answer's score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules import GAMES, find_game
+from rules import replay as replay_actions
+from rules.solver.clear import ClearRules
+from rules.solver.donsol import DonsolRules
+from rules.solver.search import Score, Search
+from rules.solver.tomb import TombRules
+
+#: Each game's search knowledge, by game key.
+SOLVERS: dict[str, Any] = {"donsol": DonsolRules(), "tomb": TombRules(), "clear": ClearRules()}
+
+#: A table of proven upper bounds, one per deal: pass the same one to every search of a deal.
+Table = dict[Hashable, Score]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The best line a search found from a state (or a deal), and how sure it is.
+
+    ``won``: the line wins. ``exact``: no line does better (the search finished); otherwise
+    ``score`` is a lower bound. ``actions`` reach ``score`` from where the search started.
+    ``text`` says it in words: the game's ``score_text`` when exact, else "at least …".
+    """
+
+    game: str
+    score: list[int]
+    won: bool
+    exact: bool
+    actions: list[str]
+    nodes: int
+    text: str
+
+    @property
+    def winnable(self) -> bool | None:
+        """Whether a win exists from here: None when the search was cut short without one."""
+        if self.won:
+            return True
+        return False if self.exact else None
+
+
+def solve(
+    game_key: str,
+    seed: int,
+    variant: str | None = None,
+    deck: Sequence[str] | None = None,
+    *,
+    budget_nodes: int | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
+    table: Table | None = None,
+) -> Solution:
+    """The best score of a deal (``game.new(seed, variant, deck)``) and a line reaching it.
+
+    Raises ``ValueError`` for an unknown game, variant, bad seed or deck.
+    """
+    game = find_game(game_key)
+    start = game.new(seed, variant, deck)
+    solution = _search(game_key, start, budget_nodes, deadline, clock, table)
+    final = replay_actions(game_key, variant, seed, solution.actions, deck)
+    _check(game, final, solution)
+    return solution
+
+
+def best_from(
+    game_key: str,
+    state: Any,
+    *,
+    budget_nodes: int | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
+    table: Table | None = None,
+) -> Solution:
+    """The best score reachable from ``state`` (perfect information: it sees the hidden
+    cards) and a line from ``state`` that reaches it. A finished state is its own answer."""
+    game = find_game(game_key)
+    solution = _search(game_key, state, budget_nodes, deadline, clock, table)
+    final = state
+    for action in solution.actions:
+        final = game.apply(final, action)
+    _check(game, final, solution)
+    return solution
+
+
+def best_along(
+    game_key: str,
+    variant: str | None,
+    seed: int,
+    actions: Sequence[str],
+    deck: Sequence[str] | None = None,
+    *,
+    budget_nodes_per_step: int | None = None,
+) -> list[Solution]:
+    """``best_from`` at every step of a transcript: element ``i`` is the best reachable before
+    action ``i`` (the last one: after the last action). The steps share one table.
+
+    Raises ``IllegalAction`` when the transcript does not replay.
+    """
+    game = find_game(game_key)
+    table: Table = {}
+    state = game.new(seed, variant, deck)
+    states = [state]
+    for action in actions:
+        state = game.apply(state, action)
+        states.append(state)
+    # From the end backwards: later states are smaller and fill the table for earlier ones.
+    found = [
+        best_from(game_key, s, budget_nodes=budget_nodes_per_step, table=table)
+        for s in reversed(states)
+    ]
+    return found[::-1]
+
+
+def turning_point(bests: Sequence[Solution]) -> int | None:
+    """The index of the action after which the best reachable score dropped the most
+    (``bests`` as :func:`best_along` returns them), or None when it never dropped.
+
+    Drops are compared like scores: losing the win (the first component) outweighs any
+    loss in the later ones.
+    """
+    worst: tuple[int, ...] | None = None
+    where = None
+    for i in range(len(bests) - 1):
+        before, after = bests[i].score, bests[i + 1].score
+        drop = tuple(b - a for b, a in zip(before, after, strict=True))
+        if drop > (0,) * len(drop) and (worst is None or drop > worst):
+            worst, where = drop, i
+    return where
+
+
+def _search(
+    game_key: str,
+    state: Any,
+    budget_nodes: int | None,
+    deadline: float | None,
+    clock: Callable[[], float] | None,
+    table: Table | None,
+) -> Solution:
+    game = GAMES[game_key]
+    rules = SOLVERS[game_key]
+    found = Search(
+        game, rules, budget_nodes=budget_nodes, deadline=deadline, clock=clock, table=table
+    ).run(state)
+    final = state
+    for action in found.actions:
+        final = game._apply(final, action)
+    text = game.score_text(final) if found.exact else rules.bound_text(found.score)
+    return Solution(
+        game=game_key,
+        score=list(found.score),
+        won=final.outcome == "won",
+        exact=found.exact,
+        actions=found.actions,
+        nodes=found.nodes,
+        text=text,
+    )
+
+
+def _check(game: Any, final: Any, solution: Solution) -> None:
+    """The line must replay, to the end of the game, to the score it claims."""
+    if final.outcome is None or game.score(final) != solution.score:
+        raise AssertionError(
+            f"{game.key} solver: the line replays to {game.score(final)} "
+            f"({final.outcome}), not the claimed {solution.score}"
+        )
+
+
+__all__ = ["SOLVERS", "Solution", "Table", "best_along", "best_from", "solve", "turning_point"]

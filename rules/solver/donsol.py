@@ -1,0 +1,105 @@
+"""What the Donsol solver knows beyond the rules: the key, a bound and a move order.
+
+- Key: the dungeon and room (in order: an escape reshuffles them in that order), HP, what the
+  shield can still do (its value and the last monster on it), sickness, the escape flags and
+  the stream position. XP is ``54 −`` the cards left, so it needs no place of its own.
+- Bound: an order-free relaxation. Every remaining potion heals in full, every remaining
+  monster meets the strongest shield still to come. If even then the damage exceeds the HP
+  and the healing, the run dies, and at best after every other card and the mildest monsters;
+  otherwise it may win, with at most ``min(21, hp + healing − damage)`` HP.
+- Order: the move that leaves the most HP and the best shield first, escapes last.
+
+Beyond the spec (a choice): on ``easy`` and ``hard`` an empty-of-monsters room may be escaped
+again and again, each time into a new reshuffle, which makes the tree infinite. The solver
+takes at least one card between two escapes; its answers are exact among such lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from rules.deal import DONSOL_DECK
+from rules.donsol import DECK_SIZE, DONSOL, MAX_HP, ROOM_SIZE, DonsolState, role, value
+from rules.solver.search import Score
+
+_WORTH = {c: value(c) for c in DONSOL_DECK}
+_POTIONS = frozenset(c for c in DONSOL_DECK if role(c) == "potion")
+_SHIELDS = frozenset(c for c in DONSOL_DECK if role(c) == "shield")
+_MONSTERS = frozenset(c for c in DONSOL_DECK if role(c) == "monster")
+_ESCAPE_PENALTY = 8.0  # an escape gives up the room's cards for now: try it after the takes
+
+
+def _shield_left(s: DonsolState) -> float:
+    """Roughly how much the shield can still block."""
+    if s.shield is None:
+        return 0.0
+    worth = value(s.shield)
+    if s.shield_last is not None:
+        worth = min(worth, s.shield_last - 1)
+    return worth / 2
+
+
+class DonsolRules:
+    """The solver's knowledge of Donsol."""
+
+    game = DONSOL
+
+    def key(self, s: DonsolState) -> Hashable:
+        shield = value(s.shield) if s.shield is not None else 0
+        return (
+            s.dungeon, s.room, s.hp, shield, s.shield_last, s.sick, s.escaped_last,
+            s.first_room, s.stream,
+        )
+
+    def bound(self, s: DonsolState) -> Score:
+        if s.outcome is not None:
+            return tuple(DONSOL.score(s))
+        cards = (*s.room, *s.dungeon)
+        monsters = [_WORTH[c] for c in cards if c in _MONSTERS]
+        healing = sum([_WORTH[c] for c in cards if c in _POTIONS])
+        strongest = max(
+            [_WORTH[c] for c in cards if c in _SHIELDS],
+            default=0,
+        )
+        if s.shield is not None and _WORTH[s.shield] > strongest:
+            strongest = _WORTH[s.shield]
+        damage = sorted([m - strongest for m in monsters if m > strongest])
+        reserve = s.hp + healing
+        total = sum(damage)
+        if total < reserve:
+            return (DECK_SIZE, min(MAX_HP, reserve - total))
+        others = len(cards) - len(monsters)
+        survived = len(monsters) - len(damage)  # blocked in full: they never hurt
+        taken = 0
+        for d in damage:
+            if taken + d >= reserve:
+                break
+            taken += d
+            survived += 1
+        return (s.xp + others + survived + 1, 0)
+
+    def children(self, s: DonsolState) -> list[tuple[str, DonsolState]]:
+        ranked: list[tuple[float, int, str, DonsolState]] = []
+        # Right after an escape the room is full and escaped_last is set (on normal a second
+        # escape is illegal anyway; see the module's note for easy and hard).
+        just_escaped = s.escaped_last and len(s.room) == ROOM_SIZE
+        for i, action in enumerate(DONSOL.actions(s)):
+            if just_escaped and action == "escape":
+                continue
+            child = DONSOL._apply(s, action)
+            if action == "escape":
+                rank = s.hp + _shield_left(s) - _ESCAPE_PENALTY
+            elif child.outcome == "dead":
+                rank = -100.0
+            else:
+                rank = child.hp + _shield_left(child)
+            ranked.append((-rank, i, action, child))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [(action, child) for _, _, action, child in ranked]
+
+    def bound_text(self, score: Score) -> str:
+        """The found score as a lower bound, in words."""
+        xp, hp = score
+        if xp == DECK_SIZE and hp > 0:
+            return f"at least a win with {hp} HP"
+        return f"at least {xp}/{DECK_SIZE} cards"

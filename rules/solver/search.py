@@ -1,0 +1,151 @@
+"""The generic perfect-information search every game's solver shares.
+
+A depth-first branch and bound over the engine's own ``actions``/``apply``: the best final
+score found so far (the incumbent, with its line) prunes every state whose upper bound cannot
+beat it, and a table keyed on the state remembers a proven upper bound for each state already
+searched, so a state reached again by another order of moves is not searched twice.
+
+Scores are tuples compared lexicographically (the engines' ``score`` lists). A table entry
+``key -> v`` means "no line from this state ends above ``v``"; that stays true whatever the
+incumbent later becomes, so one table can serve several searches of the same deal (a replay's
+every step, say). When the budget runs out, the incumbent is a lower bound and the search
+says so.
+
+The per-game part (:class:`Rules`) supplies a key (what of the state matters for the rest of
+the game), an upper bound, and the moves in a good order; it never re-implements a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Score = tuple[int, ...]
+_NOTHING: Score = (-1,)  # below every score: all scores are lists of non-negative ints
+_CLOCK_EVERY = 256  # nodes between two looks at the clock
+TABLE_LIMIT = 3_000_000  # entries; beyond it the table starts over (memory, not correctness)
+
+
+class Rules(Protocol):
+    """What a game's solver adds to the engine: no rule, only knowledge about the search."""
+
+    def key(self, state: Any) -> Hashable:
+        """Everything about ``state`` the rest of the game and its final score depend on."""
+
+    def bound(self, state: Any) -> Score:
+        """A score no line from ``state`` can beat (cheap, the tighter the better)."""
+
+    def children(self, state: Any) -> Iterable[tuple[str, Any]]:
+        """Every legal ``(action, next state)``, the most promising first (may be lazy: a
+        search cut off early never builds the rest)."""
+
+
+class OutOfBudget(Exception):
+    """The node budget or the deadline ran out."""
+
+
+@dataclass
+class Outcome:
+    """What one search found."""
+
+    score: Score
+    actions: list[str]
+    exact: bool
+    nodes: int
+
+
+class Search:
+    """One branch-and-bound search; ``table`` may be shared by searches of the same deal."""
+
+    def __init__(
+        self,
+        game: Any,
+        rules: Rules,
+        *,
+        budget_nodes: int | None = None,
+        deadline: float | None = None,
+        clock: Callable[[], float] | None = None,
+        table: dict[Hashable, Score] | None = None,
+    ) -> None:
+        if deadline is not None and clock is None:
+            raise ValueError("a deadline needs the clock it is read on")
+        self.game = game
+        self.rules = rules
+        self.budget_nodes = budget_nodes
+        self.deadline = deadline
+        self.clock = clock
+        self.table: dict[Hashable, Score] = {} if table is None else table
+        self.nodes = 0
+        self.best: Score = _NOTHING
+        self.line: list[str] = []
+        self._path: list[str] = []
+
+    def run(self, root: Any) -> Outcome:
+        """Search from ``root``: the best score and line found, exact unless out of budget."""
+        self._dive(root)
+        try:
+            self._visit(root)
+            exact = True
+        except OutOfBudget:
+            exact = False
+        return Outcome(self.best, list(self.line), exact, self.nodes)
+
+    def _dive(self, state: Any) -> None:
+        """Follow the first move of each state to the end: a first incumbent, never
+        counted against the budget, so that every answer has a line."""
+        path: list[str] = []
+        while True:
+            first = next(iter(self.rules.children(state)), None)
+            if first is None:
+                break
+            action, state = first
+            path.append(action)
+        self.best, self.line = tuple(self.game.score(state)), path
+
+    def _visit(self, state: Any) -> Score:
+        """Search ``state``; return an upper bound on its value (exact when it beat the
+        incumbent: it is then the incumbent)."""
+        if state.outcome is not None:
+            score = tuple(self.game.score(state))
+            if score > self.best:
+                self.best, self.line = score, list(self._path)
+            return score
+        key = self.rules.key(state)
+        known = self.table.get(key)
+        if known is not None and known <= self.best:
+            return known
+        bound = self.rules.bound(state)
+        if known is not None and known < bound:
+            bound = known
+        if bound <= self.best:
+            return bound
+        self._count()
+        top = _NOTHING
+        finished = True
+        for action, child in self.rules.children(state):
+            self._path.append(action)
+            value = self._visit(child)
+            self._path.pop()
+            if value > top:
+                top = value
+            if self.best >= bound:  # nothing here can beat what was just found
+                finished = False
+                break
+        value = min(top, bound) if finished else bound
+        if len(self.table) >= TABLE_LIMIT:
+            self.table.clear()
+        self.table[key] = value
+        return value
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.budget_nodes is not None and self.nodes > self.budget_nodes:
+            raise OutOfBudget
+        if (
+            self.deadline is not None
+            and self.nodes % _CLOCK_EVERY == 0
+            and self.clock is not None
+            and self.clock() >= self.deadline
+        ):
+            raise OutOfBudget
