@@ -15,6 +15,7 @@ is fetched at run time. The same code always gives the same pixels and the same 
 from __future__ import annotations
 
 import io
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,10 +52,20 @@ def is_red(code: str) -> bool:
     return suit(code) in _RED_SUITS
 
 
-@lru_cache(maxsize=64)
+# One FreeType face must not be used by two threads at once, and tables are drawn on worker
+# threads: each thread loads its own.
+_per_thread = threading.local()
+
+
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """The shipped bold font at ``size`` pixels."""
-    return ImageFont.truetype(str(FONT_PATH), size)
+    """The shipped bold font at ``size`` pixels (this thread's copy)."""
+    fonts: dict[int, ImageFont.FreeTypeFont] | None = getattr(_per_thread, "fonts", None)
+    if fonts is None:
+        fonts = _per_thread.fonts = {}
+    found = fonts.get(size)
+    if found is None:
+        found = fonts[size] = ImageFont.truetype(str(FONT_PATH), size)
+    return found
 
 
 def fit_text(

@@ -181,3 +181,14 @@ async def test_table_attachment_is_a_discord_file_named_for_the_embed() -> None:
     attachment = await table.table_attachment(view, None)
     assert attachment.filename == table.FILENAME == "table.png"
     assert attachment.fp.read() == table.render_table(view)
+
+
+def test_tables_drawn_on_several_threads_at_once_are_the_same() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    views = [(GAMES[key].view(state), action) for key in sorted(GAMES)
+             for state, action in list(random_games(key, 1, seed=11))[:6]]
+    serial = [table.render_table(view, action) for view, action in views]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(lambda va: table.render_table(*va), views * 3))
+    assert parallel == serial * 3
