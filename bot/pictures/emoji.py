@@ -121,19 +121,22 @@ async def _sync(client: discord.Client, store: KeyValueStore) -> CardEmoji:
     pictures = await asyncio.to_thread(faces)
     wanted = {emoji_name(code): (code, png, content_hash(png)) for code, png in pictures.items()}
     known = _parse(await store.get(STORE_KEY))
-    remote = {e.name: e for e in await client.fetch_application_emojis()}
+    remote = await client.fetch_application_emojis()
+    copies: dict[str, list[discord.Emoji]] = {}
+    for emoji in remote:
+        copies.setdefault(emoji.name, []).append(emoji)
 
     kept: dict[str, tuple[int, str]] = {}
-    stale: list[discord.Emoji] = []
+    stale: list[discord.Emoji] = []  # outdated faces, and extra copies of one name
     missing: list[str] = []
     for name, (_code, _png, digest) in wanted.items():
-        have = remote.get(name)
-        if have is not None and known.get(name) == (have.id, digest):
-            kept[name] = (have.id, digest)
-            continue
-        if have is not None:
-            stale.append(have)
-        missing.append(name)
+        record = known.get(name)
+        good = next((e for e in copies.get(name, []) if record == (e.id, digest)), None)
+        stale.extend(e for e in copies.get(name, []) if e is not good)
+        if good is None:
+            missing.append(name)
+        else:
+            kept[name] = (good.id, digest)
 
     free = APPLICATION_EMOJI_LIMIT - (len(remote) - len(stale))
     if len(missing) > free:

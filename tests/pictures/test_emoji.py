@@ -169,3 +169,18 @@ async def test_discord_down_falls_back(
 
     assert await card_emoji.sync_card_emoji(simcord_env.bot, meta) == {}
     assert len(warnings(caplog)) == 1
+
+
+async def test_a_second_copy_of_a_face_is_removed(
+    simcord_env: simcord.Env, meta: SqliteMeta
+) -> None:
+    first = await card_emoji.sync_card_emoji(simcord_env.bot, meta)
+    extra = simcord_env.backend.create_application_emoji("dd_AS")  # e.g. two starts at once
+    cursor = len(simcord_env.http_requests)
+
+    again = await card_emoji.sync_card_emoji(simcord_env.bot, meta)
+
+    assert again == first
+    assert uploads(simcord_env, cursor) == []
+    (deleted,) = deletions(simcord_env, cursor)
+    assert deleted.endswith(f"/emojis/{extra.id}")
