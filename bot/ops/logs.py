@@ -110,6 +110,9 @@ def setup(level: int, secrets: Iterable[str | None] = ()) -> Redact:
     plain = logging.Formatter(PLAIN_FORMAT, "%Y-%m-%d %H:%M:%S", style="{")
     formatter = discord.utils.MISSING if handler.stream.isatty() else plain
     discord.utils.setup_logging(handler=handler, formatter=formatter, level=level, root=True)
+    # aiosqlite's DEBUG lines print every job's arguments: players' data, and the daily secret
+    # when it is generated (before the filter can know it). Never below INFO.
+    logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
     return redact
 
 

@@ -303,3 +303,19 @@ async def test_a_taken_metrics_port_is_one_sentence(spawn, discord):
     assert bot.text().endswith(f"METRICS_PORT {port} cannot be used on 127.0.0.1 "
                                "(address already in use).\n")
     assert "Traceback" not in bot.text()
+
+
+async def test_a_generated_daily_secret_stays_out_of_the_debug_log(spawn, discord):
+    bot = await spawn(discord.base_url, DAILY_SECRET="")  # generated and kept on first use
+    await asyncio.wait_for(discord.identified.wait(), 30)
+    await play(discord, 51, "tomb")
+    status, _ = await bot.signal(signal.SIGTERM)
+    assert status == 0
+
+    with contextlib.closing(sqlite3.connect(bot.database)) as db:
+        (secret,) = db.execute("SELECT value FROM meta WHERE key = 'daily_secret'").fetchone()
+    log = bot.text()
+    assert len(secret) >= 32
+    assert "[DEBUG   ]" in log
+    assert secret not in log
+    assert_clean(log)
