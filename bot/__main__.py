@@ -4,6 +4,7 @@
     python -m bot migrate      # apply pending migrations, print the schema version
     python -m bot sync         # push the slash commands to Discord now, then exit
     python -m bot backup PATH  # copy the database to PATH while the bot runs
+    python -m bot emoji --dry-run [--out DIR]  # write the card faces to DIR (data/emoji)
 
 Settings come from the environment, after loading ``.env`` from the current directory (see
 ``.env.example``). Without ``DISCORD_TOKEN``, ``run`` and ``sync`` exit with status 2, as
@@ -29,6 +30,7 @@ from bot.config import ConfigError, Settings
 from bot.migrate import migrate as apply_migrations
 from bot.ops import lifecycle, logs
 from bot.ops.backup import BackupError, backup
+from bot.pictures.emoji import emoji_command
 
 log = logging.getLogger("bot")
 
@@ -58,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return migrate(settings)
     if args.command == "backup":
         return make_backup(settings, args.path)
+    if args.command == "emoji":
+        return emoji_command(args.out, dry_run=args.dry_run)
     assert token is not None  # required above for run and sync
     # Until serve() installs its own handlers: SIGTERM as Ctrl-C, a clean stop either way.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -95,6 +99,9 @@ def _parser() -> argparse.ArgumentParser:
         "backup", help="copy the database to PATH while the bot runs (consistent, online)"
     )
     backup.add_argument("path", type=Path, metavar="PATH", help="the backup file to write")
+    emoji = commands.add_parser("emoji", help="write the card-face emoji to a folder to look at")
+    emoji.add_argument("--dry-run", action="store_true", help="write the faces, upload nothing")
+    emoji.add_argument("--out", type=Path, metavar="DIR", help="the folder (data/emoji)")
     parser.set_defaults(command="run")
     return parser
 

@@ -92,3 +92,19 @@ def test_emoji_without_dry_run_explains_and_fails(tmp_path, capsys) -> None:
     assert emoji_command(tmp_path / "out", dry_run=False) == 2
     assert "--dry-run" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_python_m_bot_emoji_dry_run(tmp_path) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "emoji", "--dry-run", "--out", str(tmp_path / "faces")],
+        cwd=root, capture_output=True, text=True, timeout=120,
+        env={"PATH": "", "DATABASE_PATH": str(tmp_path / "db.sqlite3")},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "55 card faces written" in done.stdout
+    assert (tmp_path / "faces" / "dd_back.png").read_bytes() == faces.face_png("back")
