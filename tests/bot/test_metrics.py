@@ -1,0 +1,116 @@
+"""Health and metrics: what ``METRICS_PORT`` serves, scraped over HTTP as Prometheus would."""
+
+from __future__ import annotations
+
+import math
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot import metrics
+from bot.metrics import OUTCOMES, Metrics, bound_port, start_http
+
+
+async def scrape(port: int, path: str = "/metrics") -> tuple[int, str]:
+    async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}{path}") as r:
+        return r.status, await r.text()
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of a scrape: (name, sorted labels) -> value."""
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+async def test_the_scrape_shows_clicks_runs_and_database_time_as_they_happen():
+    m = Metrics()
+    runner = await start_http(0, lambda: (True, "ok"), m)
+    try:
+        port = bound_port(runner)
+        status, text = await scrape(port)
+        assert status == 200
+        first = samples(text)
+        for outcome in OUTCOMES:  # every outcome is there from the start, at 0
+            assert first[("dungeon_deck_clicks_total", (("outcome", outcome),))] == 0
+
+        m.click("moved", 0.003)
+        m.click("moved", 0.0004)
+        m.click("refused", 0.2)
+        m.run_started("donsol", "practice")
+        m.run_started("tomb", "daily")
+        m.run_finished("donsol", "practice")
+        m.db_time(0.0007)
+        _, text = await scrape(port)
+        now = samples(text)
+    finally:
+        await runner.cleanup()
+
+    assert now[("dungeon_deck_clicks_total", (("outcome", "moved"),))] == 2
+    assert now[("dungeon_deck_clicks_total", (("outcome", "refused"),))] == 1
+    assert now[("dungeon_deck_clicks_total", (("outcome", "stale"),))] == 0
+    assert now[("dungeon_deck_click_seconds_count", ())] == 3
+    assert now[("dungeon_deck_click_seconds_bucket", (("le", "0.001"),))] == 1
+    assert now[("dungeon_deck_click_seconds_bucket", (("le", "0.005"),))] == 2
+    assert now[("dungeon_deck_click_seconds_bucket", (("le", "+Inf"),))] == 3
+    runs = (("game", "donsol"), ("kind", "practice"))
+    assert now[("dungeon_deck_runs_started_total", runs)] == 1
+    assert now[("dungeon_deck_runs_started_total", (("game", "tomb"), ("kind", "daily")))] == 1
+    assert now[("dungeon_deck_runs_finished_total", runs)] == 1
+    assert now[("dungeon_deck_db_seconds_count", ())] == 1
+    assert math.isclose(now[("dungeon_deck_db_seconds_sum", ())], 0.0007)
+    assert ("process_cpu_seconds_total", ()) in now
+
+
+async def test_healthz_says_why_it_is_not_healthy_and_only_listens_on_loopback():
+    state = {"health": (False, "connecting")}
+    runner = await start_http(0, lambda: state["health"], Metrics())
+    try:
+        port = bound_port(runner)
+        assert runner.addresses[0][0] == "127.0.0.1"
+        assert await scrape(port, "/healthz") == (503, "connecting\n")
+        state["health"] = (True, "ok")
+        assert await scrape(port, "/healthz") == (200, "ok\n")
+        assert (await scrape(port, "/"))[0] == 404
+    finally:
+        await runner.cleanup()
+
+
+async def test_the_gateway_latency_is_read_at_each_scrape():
+    m = Metrics()
+    latency = {"now": math.inf}  # discord.py's value before the first heartbeat
+    m.watch_gateway(lambda: latency["now"])
+    runner = await start_http(0, lambda: (True, "ok"), m)
+    try:
+        port = bound_port(runner)
+        before = samples((await scrape(port))[1])[("dungeon_deck_gateway_latency_seconds", ())]
+        latency["now"] = 0.042
+        after = samples((await scrape(port))[1])[("dungeon_deck_gateway_latency_seconds", ())]
+    finally:
+        await runner.cleanup()
+    assert math.isnan(before)
+    assert after == 0.042
+
+
+def test_the_module_functions_record_into_the_process_metrics():
+    def value(name: str, **labels: str) -> float:
+        found = metrics.METRICS.registry.get_sample_value(name, labels)
+        return found or 0.0
+
+    clicks = value("dungeon_deck_clicks_total", outcome="stale")
+    started = value("dungeon_deck_runs_started_total", game="clear", kind="practice")
+    finished = value("dungeon_deck_runs_finished_total", game="clear", kind="practice")
+    db = value("dungeon_deck_db_seconds_count")
+
+    metrics.click("stale", 0.002)
+    metrics.run_started("clear", "practice")
+    metrics.run_finished("clear", "practice")
+    metrics.db_time(0.001)
+
+    assert value("dungeon_deck_clicks_total", outcome="stale") == clicks + 1
+    assert value("dungeon_deck_runs_started_total", game="clear", kind="practice") == started + 1
+    assert value("dungeon_deck_runs_finished_total", game="clear", kind="practice") == (
+        finished + 1)
+    assert value("dungeon_deck_db_seconds_count") == db + 1
