@@ -152,11 +152,12 @@ _UTILITY = {
 def _donsol_reason(s: DonsolState, action: str, world: DonsolState) -> str:
     if action == "escape":
         cost, breaks = _room_cost(world)
-        why = f"clearing this room costs at least {cost} HP"
         if cost >= s.hp:
-            why += f" of your {s.hp}"
-        if breaks:
-            why += " and the shield would break"
+            why = f"clearing this room would kill you ({s.hp} HP left)"
+        else:
+            why = f"clearing this room costs at least {cost} HP"
+            if breaks:
+                why += " and the shield would break"
         return f"escape: {why}"
     card = action.split(" ")[1]
     after = DONSOL.apply(world, action)

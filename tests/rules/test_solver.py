@@ -1,0 +1,230 @@
+"""The solvers: their best scores match a plain exhaustive search, and their lines replay."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules import GAMES, replay
+from rules.clear import CLEAR, POWER, VALUE, ClearState
+from rules.deal import TOMB_DECK
+from rules.donsol import DECK_SIZE, DONSOL, DonsolState
+from rules.solver import Solution, best_along, best_from, solve, turning_point
+from rules.tomb import TOMB
+
+SMALL = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def exhaustive(game: Any, state: Any, *, no_double_escape: bool = False) -> tuple[int, ...]:
+    """The best final score from ``state``: every line, nothing pruned, nothing remembered.
+
+    ``no_double_escape``: never escape right after an escape (the solver's documented rule
+    on Donsol's easy and hard, where the tree would otherwise be infinite).
+    """
+
+    def best(s: Any, escaped: bool) -> tuple[int, ...]:
+        moves = game.actions(s)
+        if not moves:
+            return tuple(game.score(s))
+        return max(
+            best(game.apply(s, a), a == "escape")
+            for a in moves
+            if not (no_double_escape and escaped and a == "escape")
+        )
+
+    return best(state, False)
+
+
+def check_line(key: str, state: Any, found: Solution) -> None:
+    """The solution's line, applied to ``state`` through the engine, ends at its score."""
+    game = GAMES[key]
+    for action in found.actions:
+        state = game.apply(state, action)
+    assert game.actions(state) == []
+    assert game.score(state) == found.score
+    assert found.won == (state.outcome == "won")
+
+
+# ----- Tomb: the engine takes short decks -------------------------------------------------
+
+short_tomb_decks = st.lists(st.sampled_from(TOMB_DECK), min_size=3, max_size=11, unique=True)
+
+
+@SMALL
+@given(deck=short_tomb_decks)
+def test_tomb_best_score_of_short_decks_matches_exhaustive_search(deck: list[str]) -> None:
+    found = solve("tomb", 1, deck=deck)
+    assert found.exact
+    assert tuple(found.score) == exhaustive(TOMB, TOMB.new(1, deck=deck))
+    final = replay("tomb", None, 1, found.actions, deck)
+    assert TOMB.score(final) == found.score
+
+
+def test_tomb_solver_turns_back_before_the_deadly_trap() -> None:
+    # Turn 1 (one "flip" plays it out): a door (2♣) opened by 5♣, with K♠ in it. Turn 2
+    # would meet a trap of 10 that 2♠ cannot disarm (8 damage), and turn 3's 9♠ would kill.
+    deck = ["2C", "KS", "5C", "10D", "2S", "9S", "3D", "4D"]
+    found = solve("tomb", 7, deck=deck)
+    assert found.exact and found.score == list(exhaustive(TOMB, TOMB.new(7, deck=deck)))
+    assert found.score == [1, 10, 1]  # the King, out alive
+    assert found.actions == ["flip", "retreat"]
+    assert found.text == TOMB.score_text(replay("tomb", None, 7, found.actions, deck))
+
+
+# ----- Donsol: positions near the end of a full deck --------------------------------------
+
+
+def donsol_endgame(
+    room: list[str], dungeon: list[str], hp: int, shield: str | None, variant: str = "normal"
+) -> DonsolState:
+    xp = DECK_SIZE - len(room) - len(dungeon)
+    return DonsolState(
+        variant=variant, seed=11, stream=60, dungeon=tuple(dungeon), room=tuple(room), hp=hp,
+        shield=shield, xp=xp, first_room=False,
+    )
+
+
+donsol_cards = [c for c in DONSOL.new(3).dungeon]
+
+
+@st.composite
+def donsol_endgames(draw: st.DrawFn, variant: str = "normal") -> DonsolState:
+    cards = draw(st.lists(st.sampled_from(donsol_cards), min_size=3, max_size=7, unique=True))
+    cut = min(4, len(cards) - 1)
+    shields = [c for c in donsol_cards if c[-1] == "D" and c not in cards]
+    shield = draw(st.one_of(st.none(), st.sampled_from(shields)))
+    hp = draw(st.integers(1, 21))
+    return donsol_endgame(cards[:cut], cards[cut:], hp, shield, variant)
+
+
+@SMALL
+@given(state=donsol_endgames())
+def test_donsol_endgames_match_exhaustive_search(state: DonsolState) -> None:
+    found = best_from("donsol", state)
+    assert found.exact
+    assert tuple(found.score) == exhaustive(DONSOL, state)
+    check_line("donsol", state, found)
+
+
+@SMALL
+@given(state=donsol_endgames("hard"))
+def test_donsol_hard_endgames_match_exhaustive_search(state: DonsolState) -> None:
+    found = best_from("donsol", state)
+    assert found.exact
+    assert tuple(found.score) == exhaustive(DONSOL, state, no_double_escape=True)
+    check_line("donsol", state, found)
+
+
+def test_donsol_solver_escapes_a_deadly_room() -> None:
+    # 9 HP, no shield: A♠ (17) here kills; after an escape the reshuffle decides.
+    state = donsol_endgame(["AS", "2H"], ["3D", "4H", "5D", "6H"], 9, None)
+    state = replace(state, first_room=True)
+    found = best_from("donsol", state)
+    assert found.exact and tuple(found.score) == exhaustive(DONSOL, state)
+    assert "escape" in found.actions
+
+
+# ----- Clear: positions near the end of a full deck ---------------------------------------
+
+monsters = sorted(POWER)
+power_cards = sorted(VALUE)
+
+
+@st.composite
+def clear_endgames(draw: st.DrawFn) -> ClearState:
+    standing = draw(st.lists(st.sampled_from(monsters), min_size=1, max_size=2, unique=True))
+    where = draw(st.lists(st.integers(0, 3), min_size=len(standing), max_size=len(standing),
+                          unique=True))
+    piles = [(), (), (), ()]
+    for pile, monster in zip(where, standing, strict=True):
+        piles[pile] = (monster,)
+    held = draw(st.integers(1, 3))
+    on_reserve = draw(st.integers(0, 2))
+    dealt = 3 * draw(st.integers(0, 1))  # the power deck always deals whole hands
+    cards = draw(st.lists(st.sampled_from(power_cards), min_size=held + on_reserve + dealt,
+                          max_size=held + on_reserve + dealt, unique=True))
+    hand = tuple(cards[:held]) + (None,) * (3 - held)
+    reserve = tuple(cards[held : held + on_reserve])
+    graveyard = tuple(m for m in monsters if m not in standing)
+    return ClearState(
+        variant="standard", seed=5, stream=60, piles=tuple(piles), attack=((),) * 4,
+        talon=tuple(cards[held + on_reserve :]), hand=hand, reserve=reserve,
+        graveyard=graveyard,
+    )
+
+
+@settings(SMALL, max_examples=15)
+@given(state=clear_endgames())
+def test_clear_endgames_match_exhaustive_search(state: ClearState) -> None:
+    if not CLEAR.actions(state):
+        return
+    found = best_from("clear", state)
+    assert found.exact
+    assert tuple(found.score) == exhaustive(CLEAR, state)
+    check_line("clear", state, found)
+
+
+# ----- whole deals: lines replay, budgets are honest ----------------------------------------
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_a_whole_deal_line_replays_to_its_score(key: str) -> None:
+    game = GAMES[key]
+    for variant in game.variants:
+        found = solve(key, 2026, variant, budget_nodes=3000)
+        final = replay(key, variant, 2026, found.actions)
+        assert game.score(final) == found.score
+        assert game.actions(final) == []
+        if found.exact:
+            assert found.text == game.score_text(final)
+        else:
+            assert found.text.startswith("at least ")
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_a_search_cut_short_says_it_found_a_lower_bound(key: str) -> None:
+    seed = 4  # no game solves this deal in 5 nodes
+    found = solve(key, seed, budget_nodes=5)
+    assert not found.exact
+    assert found.text.startswith("at least ")
+    assert found.winnable in (True, None)
+    assert GAMES[key].score(replay(key, None, seed, found.actions)) == found.score
+    longer = solve(key, seed, budget_nodes=2000)
+    assert longer.score >= found.score
+
+
+def test_a_deadline_is_read_on_the_callers_clock() -> None:
+    ticks: Iterator[float] = iter(range(10**9))
+    found = solve("clear", 4, deadline=20.0, clock=lambda: float(next(ticks)))
+    assert not found.exact
+    assert found.text.startswith("at least ")
+    with pytest.raises(ValueError, match="clock"):
+        solve("clear", 4, deadline=1.0)
+
+
+def test_a_finished_game_is_its_own_answer() -> None:
+    deck = ["2S", "3S", "4S"]
+    state = TOMB.new(1, deck=deck)
+    while TOMB.actions(state):
+        state = TOMB.apply(state, TOMB.actions(state)[0])
+    found = best_from("tomb", state)
+    assert found.exact and found.actions == [] and found.score == TOMB.score(state)
+
+
+def test_the_turning_point_is_the_move_that_gave_the_king_up() -> None:
+    # Turn 1: a door (2♣) opened by 5♣. Turn 2: a monster (3♠), K♠, slain by 5♠. The way
+    # out after two turns is one retreat turn: a door (4♣) opened by 9♣. This player turns
+    # back after turn 1, leaving the King below.
+    deck = ["2C", "5C", "3S", "KS", "5S", "4C", "9C"]
+    played = ["flip", "retreat"]
+    assert TOMB.score(replay("tomb", None, 3, played, deck)) == [0, 0, 1]
+    steps = best_along("tomb", None, 3, played, deck)
+    assert [s.score for s in steps] == [[1, 10, 1], [1, 10, 1], [0, 0, 1]]
+    assert all(s.exact for s in steps)
+    assert turning_point(steps) == 1  # the retreat
+    assert turning_point(steps[:2]) is None
