@@ -1,9 +1,12 @@
 """``python -m rules``: a thin terminal front end over the engines.
 
-- ``play GAME``: play in the terminal, choosing among the numbered legal actions.
+- ``play GAME``: play in the terminal: the board, a numbered menu of moves, ``?`` for the rules;
+  ``--save FILE`` writes the moves as a transcript ``replay`` reads.
+- ``rules GAME``: print the rules of a game (the same text as ``/rules`` and ``docs/games``).
 - ``deal GAME --seed N``: print a deal (the shuffled order and the opening board).
 - ``replay GAME --seed N --actions FILE``: apply a transcript, print the final view as JSON.
 
+Each command is one subparser with a ``run`` function, so adding one is a small change.
 The engines stay pure; all reading, printing and picking of a fresh seed happens here.
 """
 
@@ -13,19 +16,35 @@ import argparse
 import json
 import secrets
 import sys
+import textwrap
+import unicodedata
 from collections.abc import Iterator
-from typing import TextIO
+from typing import Any, TextIO
 
 from rules import GAMES, IllegalAction, find_game
 from rules.cards import show
-from rules.deal import DECKS, SEED_LIMIT, shuffled
+from rules.deal import DECKS, SEED_LIMIT, commitment, shuffled
+from rules.engine import Game
+from rules.notation import read_move
+from rules.rulebook import terminal_text
+
+QUIT = ("q", "quit", "exit")
+HELP = ("?", "help", "h", "rules")
+BOARD = ("b", "board")
+
+
+class Refusal(Exception):
+    """A problem with the command line or its files, said in one sentence (exit status 2)."""
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return args.run(args)
-    except ValueError as exc:  # a bad seed, variant or deck: one sentence, no traceback
+    except KeyboardInterrupt:  # Ctrl-C: leave quietly, as a shell command does
+        print("\nLeaving the game." if args.run is cmd_play else "\nInterrupted.", file=sys.stderr)
+        return 130
+    except (Refusal, ValueError) as exc:  # a bad seed, variant, deck or file: one sentence
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
@@ -35,30 +54,108 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     game = find_game(args.game)
+    variant = game.variant(args.variant)
     seed = args.seed if args.seed is not None else secrets.randbelow(SEED_LIMIT)
-    state = game.new(seed, args.variant)
+    state = game.new(seed, variant)
+    save = _open_save(args.save, game, variant, seed) if args.save else None
     lines = _lines(stdin or sys.stdin)
-    print(f"Dealing {game.title} ({game.variant(args.variant)}) with seed {seed}.")
-    while True:
-        print()
-        print(game.text(state))
-        legal = game.actions(state)
-        if not legal:
-            print(f"Final score: {game.view(state)['score_text']} {game.view(state)['score']}")
-            return 0
-        for i, action in enumerate(legal, 1):
-            print(f"  {i:>2}. {action}")
-        print("Choose a number or type an action (q to quit): ", end="", flush=True)
-        answer = next(lines, None)
-        if answer is None or answer in ("q", "quit", "exit"):
-            print("\nLeaving the game.")
-            return 0
-        picked = answer.isdigit() and 0 < int(answer) <= len(legal)
-        action = legal[int(answer) - 1] if picked else answer
-        try:
+    print(f"Dealing {game.title} ({variant}) with seed {seed}. Type ? for the rules.")
+    try:
+        while True:
+            print()
+            print(game.text(state))
+            legal = game.actions(state)
+            if not legal:
+                print(f"\nFinal score: {game.view(state)['score_text']}.")
+                if save:
+                    print(f"Moves saved to {save.name}.")
+                return 0
+            view = game.view(state)
+            labels = [game.label(view, a) for a in legal]
+            _print_menu(legal, labels)
+            action = _ask(game, state, lines, legal, labels)
+            if action is None:
+                print("\nLeaving the game." + (f" Moves saved to {save.name}." if save else ""))
+                return 0
             state = game.apply(state, action)
-        except IllegalAction as exc:
-            print(f"\nRefused: {exc}")
+            if save:
+                save.write(action + "\n")
+                save.flush()
+    finally:
+        if save:
+            save.close()
+
+
+def _ask(
+    game: Game[Any], state: Any, lines: Iterator[str], legal: list[str], labels: list[str]
+) -> str | None:
+    """Read lines until one is a legal action (returned) or a request to quit (None)."""
+    while True:
+        print(f"Your move ({_span(legal)}, ? for the rules, q to quit): ", end="", flush=True)
+        answer = next(lines, None)
+        if answer is None or answer.lower() in QUIT:
+            return None
+        if answer.lower() in HELP:
+            print()
+            print(terminal_text(game.key))
+            print()
+            print(_how_to_type(legal, labels))
+            continue
+        if answer.lower() in BOARD or not answer:
+            _print_menu(legal, labels)
+            continue
+        reading = read_move(answer, legal, labels)
+        if reading.action is not None:
+            return reading.action
+        if reading.number is not None:
+            reason = f"There is no move {reading.number}."
+        else:
+            reason = game.refusal(state, reading.guess or answer)
+        print(f"Refused: {reason} {_accepted(legal)}")
+
+
+def _print_menu(legal: list[str], labels: list[str]) -> None:
+    width = max(_columns(label) for label in labels)
+    for i, (action, label) in enumerate(zip(legal, labels, strict=True), 1):
+        same = label.casefold() == action.casefold()
+        typed = "" if same else " " * (width - _columns(label) + 3) + action
+        print(f"  {i:>2}. {label}{typed}")
+
+
+def _columns(text: str) -> int:
+    """How many terminal columns ``text`` takes: wide characters (🃏) take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _accepted(legal: list[str]) -> str:
+    return f"Choose {_span(legal)}, or type a move such as `{legal[0]}`."
+
+
+def _span(legal: list[str]) -> str:
+    return "1" if len(legal) == 1 else f"1–{len(legal)}"
+
+
+def _how_to_type(legal: list[str], labels: list[str]) -> str:
+    text = (
+        f"Type a move's number ({_span(legal)}), or the move itself as the menu shows it, "
+        f"such as `{legal[0]}`, in any case; cards as 4S, 4s or 4♠ (10 as 10 or T, jokers "
+        f"as RJ, BJ or 🃏). A menu line's words work too, such as `{labels[0]}`. b shows the moves "
+        "again, ? these rules, q leaves the game."
+    )
+    return "\n".join(["HOW TO TYPE YOUR MOVES", *textwrap.wrap(text, 78)])
+
+
+def _open_save(path: str, game: Game[Any], variant: str, seed: int) -> TextIO:
+    try:
+        save = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by cmd_play)
+    except OSError as exc:
+        raise Refusal(f"cannot write the moves to {path}: {exc.strerror or exc}") from None
+    save.write(
+        f"# {game.title} ({variant}), seed {seed}. Replay with:\n"
+        f"# python -m rules replay {game.key} --variant {variant} --seed {seed} --actions {path}\n"
+    )
+    save.flush()
+    return save
 
 
 def _lines(stream: TextIO) -> Iterator[str]:
@@ -66,17 +163,30 @@ def _lines(stream: TextIO) -> Iterator[str]:
         yield line.strip()
 
 
+# ----- rules --------------------------------------------------------------------------------
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    print(terminal_text(args.game))
+    return 0
+
+
 # ----- deal ---------------------------------------------------------------------------------
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
     game = find_game(args.game)
+    variant = game.variant(args.variant)
     order, words = shuffled(args.seed, DECKS[game.key])
-    print(f"{game.title} ({game.variant(args.variant)}), seed {args.seed}: {words} words used")
-    print(f"Top first: {' '.join(order)}")
-    print(f"           {show(order)}")
+    print(f"{game.title} ({variant}), seed {args.seed}")
+    print(f"Commitment (SHA-256 of the seed): {commitment(args.seed)}")
+    print(f"The {len(order)} cards shuffled, top first:")
+    print(f"  {' '.join(order)}")
+    print(f"  {show(order)}")
+    if args.verbose:
+        print(f"Stream words used by the shuffle: {words}")
     print()
-    print(game.text(game.new(args.seed, args.variant)))
+    print(game.text(game.new(args.seed, variant)))
     return 0
 
 
@@ -85,9 +195,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     game = find_game(args.game)
-    source = sys.stdin if args.actions == "-" else open(args.actions, encoding="utf-8")  # noqa: SIM115
-    with source:
-        transcript = [(n, line.strip()) for n, line in enumerate(source, 1)]
+    transcript = _read_transcript(args.actions)
     state = game.new(args.seed, args.variant)
     for number, action in transcript:
         if not action or action.startswith("#"):
@@ -101,13 +209,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_transcript(path: str) -> list[tuple[int, str]]:
+    if path == "-":
+        return [(n, line.strip()) for n, line in enumerate(sys.stdin, 1)]
+    try:
+        with open(path, encoding="utf-8") as source:
+            return [(n, line.strip()) for n, line in enumerate(source, 1)]
+    except FileNotFoundError:
+        raise Refusal(f"there is no file {path}") from None
+    except IsADirectoryError:
+        raise Refusal(f"{path} is a folder, not a transcript file") from None
+    except UnicodeDecodeError:
+        raise Refusal(f"{path} is not a text file (UTF-8)") from None
+    except OSError as exc:
+        raise Refusal(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
 # ----- arguments ----------------------------------------------------------------------------
 
 
-def _seed(text: str) -> int:
-    value = int(text, 0)
+def seed(text: str) -> int:
+    """A seed from the command line: decimal, or 0x… hexadecimal."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        value = -1
     if not 0 <= value < SEED_LIMIT:
-        raise argparse.ArgumentTypeError("a seed is an integer from 0 to 2**64 - 1")
+        raise argparse.ArgumentTypeError(
+            f"a seed is a whole number from 0 to 2**64 - 1, not {text!r}"
+        )
     return value
 
 
@@ -123,20 +253,33 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("game", choices=list(GAMES), help="which game")
         p.add_argument("--variant", help=f"the variant: {variants} (default: the game's first)")
         p.add_argument(
-            "--seed", type=_seed, required=seed_required,
+            "--seed", type=seed, required=seed_required,
             help="the deal's 64-bit seed" + ("" if seed_required else " (default: a random one)"),
         )
 
     play = sub.add_parser("play", help="play a game in the terminal",
-                          description="Play a game: the board as text, numbered legal actions, "
-                                      "the reason when an action is refused, the score at the end.")
+                          description="Play a game: the board as text, a numbered menu of moves, "
+                                      "the reason when a move is refused, the score at the end. "
+                                      "Type ? during the game for the rules.")
     game_args(play, seed_required=False)
+    play.add_argument("--save", metavar="FILE",
+                      help="write the moves to FILE as they are played, as a transcript that "
+                           "replay reads")
     play.set_defaults(run=cmd_play)
 
+    rules = sub.add_parser("rules", help="print the rules of a game",
+                           description="Print the rules of a game: the same text as /rules in "
+                                       "Discord and docs/games.")
+    rules.add_argument("game", choices=list(GAMES), help="which game")
+    rules.set_defaults(run=cmd_rules)
+
     deal = sub.add_parser("deal", help="print a deal",
-                          description="Print the shuffled order of a seed's deal "
-                                      "and the opening board.")
+                          description="Print a seed's deal: its commitment, the shuffled cards "
+                                      "top first and the opening board (docs/deal.md says how "
+                                      "a deal is made).")
     game_args(deal, seed_required=True)
+    deal.add_argument("--verbose", action="store_true",
+                      help="also show how many words of the random stream the shuffle used")
     deal.set_defaults(run=cmd_deal)
 
     rep = sub.add_parser("replay", help="replay a transcript and print the final view as JSON",

@@ -155,9 +155,12 @@ class Donsol(Game[DonsolState]):
             return None
         monsters_left = any(is_monster(c) for c in s.room)
         if s.variant == "normal" and s.escaped_last:
-            return "You escaped the last room: clear this one first."
+            return "You came into this room by escaping: clear it before you escape again."
         if s.variant == "easy" and s.escaped_last and monsters_left:
-            return "You escaped the last room: you may only run again once no monster is left here."
+            return (
+                "You came into this room by escaping: you may only escape again once no "
+                "monster is left here."
+            )
         if s.variant == "hard" and monsters_left:
             return "On hard you may only escape once no monster is left in the room."
         return None
@@ -275,8 +278,8 @@ class Donsol(Game[DonsolState]):
         room, dungeon = tuple(pile[:ROOM_SIZE]), tuple(pile[ROOM_SIZE:])
         left = len(s.room)
         events = (
-            f"You escape. {left} card{'s' if left != 1 else ''} go back under the dungeon, "
-            "and it is reshuffled.",
+            f"You escape. {plural(left, 'card')} {'goes' if left == 1 else 'go'} back under "
+            "the dungeon, and it is reshuffled.",
             f"The next room: {show(room)}.",
         )
         return replace(

@@ -73,7 +73,9 @@ def test_refused_escape_is_a_disabled_button_with_the_reason_in_the_embed() -> N
 
     escape = [s for s in b.buttons if s.action == "escape"]
     assert len(escape) == 1 and escape[0].disabled
-    assert field(b, "Escape") == "🚫 You escaped the last room: clear this one first."
+    assert field(b, "Escape") == (
+        "🚫 You came into this room by escaping: clear it before you escape again."
+    )
     assert all(not s.disabled for s in b.buttons if s.action != "escape")
 
 

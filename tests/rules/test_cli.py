@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +15,8 @@ import pytest
 
 from rules import GAMES
 from rules.__main__ import main
+from rules.deal import commitment
+from rules.rulebook import terminal_text
 
 
 def random_transcript(key: str, seed: int, rng: random.Random) -> tuple[list[str], dict]:
@@ -58,26 +62,146 @@ def test_play_to_the_end_in_the_terminal(monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
     assert main(["play", "donsol", "--seed", "5", "--variant", "hard"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Dealing Donsol (hard) with seed 5.")
-    assert "Final score: " in out
-    assert "Choose a number or type an action" in out
+    assert out.startswith("Dealing Donsol (hard) with seed 5. Type ? for the rules.")
+    assert "Your move (1–" in out
+    final = out.rstrip().splitlines()[-1]
+    assert re.fullmatch(r"Final score: (won with \d+ HP|died after \d+/54 cards)\.", final)
 
 
-def test_play_explains_a_refused_action_and_quits_on_q(monkeypatch, capsys) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("take AS\nq\n"))
+def test_the_menu_shows_the_boards_words_and_the_moves_to_type(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     assert main(["play", "donsol", "--seed", "0"]) == 0
     out = capsys.readouterr().out
-    assert "Refused: A♠ is not in this room." in out
     assert "Room: 🛡️ 3♦ (3)  ⚔️ J♣ (11)  ⚔️ 8♣ (8)  🧪 4♥ (4)" in out
+    assert "   1. Equip 3♦ (3)    take 3D\n   2. Fight J♣ (11)   take JC\n" in out
+    assert "   5. Escape\n" in out
+
+
+def test_a_refusal_says_what_is_accepted_and_does_not_reprint_the_board(
+    monkeypatch, capsys
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("take AS\n9\nq\n"))
+    assert main(["play", "donsol", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Refused: A♠ is not in this room. Choose 1–5, or type a move such as `take 3D`." in out
+    assert "Refused: There is no move 9. Choose 1–5" in out
+    assert out.count("Donsol (normal) · seed 0 · move 0") == 1
     assert out.rstrip().endswith("Leaving the game.")
+
+
+def _seed_with_in_first_room(card: str) -> int:
+    return next(s for s in range(1000) if card in GAMES["donsol"].new(s).room)
+
+
+@pytest.mark.parametrize("typed", ["take 4♠", "take 4s", "TAKE 4S", "Take 4♠", "fight 4♠"])
+def test_moves_are_read_in_any_case_with_suit_symbols_or_letters(
+    typed: str, monkeypatch, capsys
+) -> None:
+    seed = _seed_with_in_first_room("4S")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{typed}\nq\n"))
+    assert main(["play", "donsol", "--seed", str(seed)]) == 0
+    out = capsys.readouterr().out
+    assert "Refused" not in out
+    assert "You fight 4♠" in out and "move 1" in out
+
+
+def test_help_at_the_prompt_prints_the_rules_and_how_to_type(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nhelp\nq\n"))
+    assert main(["play", "tomb", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.count(terminal_text("tomb")) == 2
+    assert "HOW TO TYPE YOUR MOVES" in out
+    assert "move 1" not in out  # asking for help is no move
+
+
+def test_the_rules_command_prints_the_rules_text(capsys) -> None:
+    assert main(["rules", "clear"]) == 0
+    assert capsys.readouterr().out == terminal_text("clear") + "\n"
+
+
+def test_play_save_writes_a_transcript_that_replay_reads(tmp_path: Path, monkeypatch, capsys):
+    saved = tmp_path / "moves.txt"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "clear", "--seed", "9", "--save", str(saved)]) == 0
+    out = capsys.readouterr().out
+    final = out.rstrip().splitlines()
+    assert final[-1] == f"Moves saved to {saved}."
+    text = saved.read_text()
+    assert text.startswith("# Clear the Dungeon (standard), seed 9. Replay with:\n")
+    assert main(["replay", "clear", "--seed", "9", "--actions", str(saved)]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["over"] and f"Final score: {view['score_text']}." in final
+    assert view["moves"] == len([line for line in text.splitlines() if not line.startswith("#")])
+
+
+def test_play_save_to_a_folder_is_one_sentence(tmp_path: Path, capsys) -> None:
+    assert main(["play", "donsol", "--seed", "0", "--save", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: cannot write the moves to {tmp_path}: ")
+    assert len(err.strip().splitlines()) == 1
+
+
+class _CtrlC(io.StringIO):
+    def __iter__(self):
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_leaves_without_a_traceback(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", _CtrlC())
+    assert main(["play", "donsol", "--seed", "0"]) == 130
+    assert capsys.readouterr().err == "\nLeaving the game.\n"
+
+
+def test_ctrl_c_in_a_real_terminal_process_is_quiet() -> None:
+    game = subprocess.Popen(
+        [sys.executable, "-m", "rules", "play", "donsol", "--seed", "0"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert game.stdout is not None
+    seen = ""
+    while not seen.endswith("q to quit): "):  # the game waits at its prompt
+        seen += game.stdout.read(1)
+    game.send_signal(signal.SIGINT)
+    _, err = game.communicate(timeout=20)
+    assert game.returncode == 130
+    assert "Traceback" not in err and "Leaving the game." in err
+
+
+@pytest.mark.parametrize(
+    ("make", "sentence"),
+    [
+        (lambda d: d / "missing.txt", "there is no file {path}"),
+        (lambda d: d, "{path} is a folder, not a transcript file"),
+    ],
+)
+def test_an_unreadable_actions_file_is_one_sentence(make, sentence, tmp_path, capsys) -> None:
+    path = make(tmp_path)
+    assert main(["replay", "donsol", "--seed", "0", "--actions", str(path)]) == 2
+    assert capsys.readouterr().err == "error: " + sentence.format(path=path) + "\n"
+
+
+def test_a_bad_seed_names_no_internal_function() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "deal", "donsol", "--seed", "abc"],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 2
+    assert "argument --seed: a seed is a whole number from 0 to 2**64 - 1, not 'abc'" in done.stderr
+    assert "_seed" not in done.stderr and "invalid" not in done.stderr
 
 
 def test_deal_prints_the_order_and_the_opening_board(capsys) -> None:
     assert main(["deal", "donsol", "--seed", "0"]) == 0
     out = capsys.readouterr().out
-    assert "Top first: 3D JC 8C 4H 9D" in out
-    assert "53 words used" in out
+    assert "  3D JC 8C 4H 9D" in out and "  3♦ J♣ 8♣ 4♥ 9♦" in out
+    assert f"Commitment (SHA-256 of the seed): {commitment(0)}" in out
     assert "Room: 🛡️ 3♦ (3)  ⚔️ J♣ (11)  ⚔️ 8♣ (8)  🧪 4♥ (4)" in out
+    assert "words" not in out and "stream" not in out.lower()
+
+
+def test_deal_verbose_shows_the_stream_words_used(capsys) -> None:
+    assert main(["deal", "donsol", "--seed", "0", "--verbose"]) == 0
+    assert "Stream words used by the shuffle: 53" in capsys.readouterr().out
 
 
 def test_a_variant_the_game_lacks_is_one_sentence(capsys) -> None:
@@ -86,7 +210,7 @@ def test_a_variant_the_game_lacks_is_one_sentence(capsys) -> None:
 
 
 @pytest.mark.parametrize("command", ["play", "deal", "replay"])
-def test_help_says_what_each_command_does(command: str) -> None:
+def test_help_says_what_each_game_command_does(command: str) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "rules", command, "--help"], capture_output=True, text=True
     )

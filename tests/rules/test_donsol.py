@@ -293,3 +293,28 @@ def test_random_play_keeps_every_invariant(seed: int, variant: str, picks) -> No
     assert accounted(state) == everything
     assert 0 <= state.hp <= 21
     assert DONSOL.view(replay("donsol", variant, seed, taken)) == view
+
+
+def test_a_second_escape_is_refused_without_calling_the_room_before_the_last_room() -> None:
+    # "The last room" means the final one ("nowhere left to run"); the room escaped from is
+    # named differently, so a newcomer does not read the two as one.
+    for variant, reason in [
+        ("normal", "You came into this room by escaping: clear it before you escape again."),
+        ("easy", "You came into this room by escaping: you may only escape again once no "
+                 "monster is left here."),
+    ]:
+        state = DONSOL.apply(dealt(["2D", "3D", "4D", "5D"], variant), "escape")
+        state = replace(state, room=("9C", *state.room[1:]))
+        with pytest.raises(IllegalAction) as refused:
+            DONSOL.apply(state, "escape")
+        assert str(refused.value) == reason
+
+
+def test_escaping_says_card_goes_or_cards_go() -> None:
+    state = play(dealt(["2D", "3D", "4D", "5D"]), "2D", "3D", "4D")
+    state = DONSOL.apply(state, "escape")
+    assert state.events[0] == (
+        "You escape. 1 card goes back under the dungeon, and it is reshuffled."
+    )
+    state = DONSOL.apply(dealt(["2D", "3D", "4D", "5D"]), "escape")
+    assert state.events[0].startswith("You escape. 4 cards go back under the dungeon")
