@@ -49,6 +49,7 @@ from bench._standin.server import StandIn
 from rules import GAMES
 
 PACED_P99_TARGET_MS = 50.0
+SAMPLE_RATE = 250  # py-spy samples a second
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -61,6 +62,7 @@ class Phase:
     seconds: float
     outcomes: list[Outcome]
     cpu: float  # the bot's CPU seconds during the phase
+    driver_cpu: float  # this process's (players and stand-in) CPU seconds during the phase
 
     def latencies(self, kinds: tuple[str, ...] = ("click",), game: str | None = None,
                   ) -> list[float]:
@@ -83,13 +85,14 @@ class Target:
     database: list[str] = field(default_factory=list)
     log_errors: list[str] = field(default_factory=list)
     profile: list[str] = field(default_factory=list)
+    unreported: list[Outcome] = field(default_factory=list)  # the profiled phase's
 
 
 async def run_phase(discord: StandIn, bot: BotProcess, name: str, games: tuple[str, ...],
                     players: int, seconds: float, pace: float | None, first_user: int,
                     is_move_id: object, seed: int) -> Phase:
     load = Load(discord, games, is_move=is_move_id)  # type: ignore[arg-type]
-    cpu = bot.cpu_seconds()
+    cpu, driver = bot.cpu_seconds(), time.process_time()
     started = time.perf_counter()
     tasks = [asyncio.create_task(play(load, first_user + i, seed * 1_000_003 + i, pace))
              for i in range(players)]
@@ -98,7 +101,8 @@ async def run_phase(discord: StandIn, bot: BotProcess, name: str, games: tuple[s
     elapsed = time.perf_counter() - started
     await asyncio.gather(*tasks)
     game = games[0] if len(games) == 1 else "mixed"
-    return Phase(name, game, elapsed, load.outcomes, bot.cpu_seconds() - cpu)
+    return Phase(name, game, elapsed, load.outcomes, bot.cpu_seconds() - cpu,
+                 time.process_time() - driver)
 
 
 async def measure(name: str, command: tuple[str, ...], root: Path, folder: Path,
@@ -124,10 +128,11 @@ async def measure(name: str, command: tuple[str, ...], root: Path, folder: Path,
                     is_move_id, args.seed))
             if profile:
                 user += 100_000
-                target.profile = await profiled(discord, bot, games, args, user, folder)
+                target.profile = await profiled(discord, bot, games, args, user, folder,
+                                                target.unreported)
         finally:
             await bot.stop()
-        outcomes = [o for phase in target.phases for o in phase.outcomes]
+        outcomes = [o for phase in target.phases for o in phase.outcomes] + target.unreported
         target.problems = answer_problems(outcomes)
         if discord.unexpected:
             target.problems["REST routes the stand-in does not serve"] += len(discord.unexpected)
@@ -146,7 +151,8 @@ async def measure(name: str, command: tuple[str, ...], root: Path, folder: Path,
 
 
 async def profiled(discord: StandIn, bot: BotProcess, games: tuple[str, ...],
-                   args: argparse.Namespace, user: int, folder: Path) -> list[str]:
+                   args: argparse.Namespace, user: int, folder: Path,
+                   outcomes: list[Outcome]) -> list[str]:
     """Sample the bot with py-spy during a back-to-back phase; the top costs, as lines."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
@@ -154,11 +160,12 @@ async def profiled(discord: StandIn, bot: BotProcess, games: tuple[str, ...],
     out = folder / "profile.txt"
     sampler = await asyncio.create_subprocess_exec(
         spy, "record", "--pid", str(bot.pid), "--duration", str(int(args.burst)),
-        "--rate", "250", "--format", "raw", "--output", str(out), "--nonblocking",
+        "--rate", str(SAMPLE_RATE), "--format", "raw", "--output", str(out), "--nonblocking",
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     await asyncio.sleep(0.5)
     phase = await run_phase(discord, bot, "profiled", games, args.players, args.burst, None,
                             user, is_move, args.seed)
+    outcomes += phase.outcomes
     _, err = await sampler.communicate()
     if not out.exists():
         return [f"py-spy failed: {err.decode(errors='replace').strip()[-300:]}"]
@@ -166,37 +173,52 @@ async def profiled(discord: StandIn, bot: BotProcess, games: tuple[str, ...],
     return summarize_profile(out.read_text(), clicks, phase.cpu)
 
 
-def summarize_profile(raw: str, clicks: int, cpu: float, top: int = 14) -> list[str]:
-    """py-spy's collapsed stacks to the heaviest functions, inclusive and self, as a share
-    of the samples and as CPU milliseconds per click."""
+AREAS = ("rules/", "bot/", "core/", "store/", "discord/", "aiohttp/", "aiosqlite/", "json/",
+         "asyncio/", "yarl/", "multidict/")
+#: Frames every sample passes through (the loop, threads, start-up): left out of "inclusive".
+_WRAPPERS = ("asyncio/", "threading.py", "<frozen runpy>", "bot/__main__.py",
+             "concurrent/futures")
+
+
+def summarize_profile(raw: str, clicks: int, cpu: float, rate: int = SAMPLE_RATE,
+                      top: int = 14) -> list[str]:
+    """py-spy's collapsed stacks to where the time goes: by area (the package of the
+    innermost frame), the heaviest functions inclusive (with what they call) and self, each as
+    a share of the samples and as milliseconds of thread time per answered interaction (py-spy
+    samples threads that are not idle, so a thread waiting on fsync counts; CPU time alone
+    is the ``CPU/click`` column)."""
     inclusive: Counter[str] = Counter()
     own: Counter[str] = Counter()
+    areas: Counter[str] = Counter()
     total = 0
     for line in raw.splitlines():
         stack, _, count = line.rpartition(" ")
         if not stack or not count.isdigit():
             continue
         n = int(count)
-        frames = [_frame(f) for f in stack.split(";")]
-        frames = [f for f in frames if f]
+        frames = [f for f in (_frame(x) for x in stack.split(";")) if f]
         if not frames:
             continue
         total += n
         for frame in set(frames):
-            inclusive[frame] += n
+            if not any(w in frame for w in _WRAPPERS):
+                inclusive[frame] += n
         own[frames[-1]] += n
+        area = next((a for a in AREAS if f"({a}" in frames[-1]), "other (C, stdlib)")
+        areas[area.rstrip("/")] += n
     if not total:
         return ["the profile is empty"]
-    per_click = cpu * 1000 / max(clicks, 1)
+    per_sample = 1000 / rate / max(clicks, 1)  # ms of thread time per click, per sample
 
-    def rows(counter: Counter[str]) -> list[str]:
-        return [f"  {100 * n / total:5.1f}%  {per_click * n / total:6.3f} ms/click  {frame}"
-                for frame, n in counter.most_common(top)]
+    def rows(counter: Counter[str], limit: int = top) -> list[str]:
+        return [f"  {100 * n / total:5.1f}%  {per_sample * n:6.3f} ms/click  {frame}"
+                for frame, n in counter.most_common(limit)]
 
-    heavy = Counter({k: v for k, v in inclusive.items() if v < total * 0.98})
-    return [f"{total} samples, {clicks} interactions answered, bot CPU "
-            f"{per_click:.2f} ms per interaction", "inclusive (the function and what it calls):",
-            *rows(heavy), "self (time in the function's own code):", *rows(own)]
+    return [f"{total} samples at {rate} Hz, {clicks} interactions answered, bot CPU "
+            f"{cpu * 1000 / max(clicks, 1):.2f} ms per interaction",
+            "by area (the innermost frame's package):", *rows(areas, len(areas)),
+            "inclusive (the function and what it calls):", *rows(inclusive),
+            "self (time in the function's own code):", *rows(own)]
 
 
 def _frame(frame: str) -> str:
@@ -224,13 +246,18 @@ def _pct(values: list[float]) -> tuple[float, float, float, float]:
 def report(targets: list[Target], args: argparse.Namespace) -> bool:
     """Print the figures; whether every check passed (targets missed are only reported)."""
     print(f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
-          f"Python {platform.python_version()}; {args.players} players")
+          f"Python {platform.python_version()}; load average before: {args.load_before}; "
+          f"{args.players} players")
+    print("latency in ms from the interaction sent to its answer received; CPU/click is the "
+          "bot's; driver CPU is this process's (players and stand-in), of one core")
     print(f"{'bot':<9} {'phase':<13} {'game':<7} {'clicks/s':>9} {'p50':>7} {'p95':>7} "
-          f"{'p99':>7} {'max':>7} {'CPU/click':>10} {'n':>6}")
+          f"{'p99':>7} {'max':>7} {'CPU/click':>10} {'n':>6} {'driver CPU':>10}")
     paced_p99: dict[str, dict[str, float]] = {}
     for target in targets:
         for phase in target.phases:
             games = [phase.game] if phase.game != "mixed" else ["all", *GAMES]
+            if target.name == "minimal":  # its one game is the same whatever was asked
+                games = ["all"]
             for game in games:
                 only = None if game == "all" else game
                 ms = phase.latencies(("click", "stale", "other", "forged"), only)
@@ -240,10 +267,11 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
                 p50, p95, p99, top = _pct(ms)
                 rate = len(ms) / phase.seconds
                 answered = max(phase.answered, 1)
-                cpu = (f"{phase.cpu * 1000 / answered:7.2f} ms" if game in ("all", phase.game)
-                       else "")
+                whole = game in ("all", phase.game)
+                cpu = f"{phase.cpu * 1000 / answered:7.2f} ms" if whole else ""
+                driver = f"{100 * phase.driver_cpu / phase.seconds:6.0f} %" if whole else ""
                 print(f"{target.name:<9} {phase.name:<13} {game:<7} {rate:9.0f} {p50:7.1f} "
-                      f"{p95:7.1f} {p99:7.1f} {top:7.1f} {cpu:>10} {len(ms):>6}")
+                      f"{p95:7.1f} {p99:7.1f} {top:7.1f} {cpu:>10} {len(ms):>6} {driver:>10}")
         starts = [ms for phase in target.phases for ms in phase.latencies(("start",))]
         p50, _, p99, _ = _pct(starts)
         print(f"{target.name:<9} starting a run (/play): {len(starts)}, p50 {p50:.1f} ms, "
@@ -280,6 +308,7 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
 
 
 async def main_async(args: argparse.Namespace) -> bool:
+    args.load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="dd-load-") as tmp:
         folder = Path(tmp)
         targets = [await measure("project", PROJECT_BOT, args.project, folder, args,
