@@ -1,7 +1,7 @@
 """Card codes: parsing, ranks, suits and display with suit symbols.
 
 A card is ``rank + suit`` (``AS``, ``10H``, ``QD``) or a joker (``RJ``, ``BJ``), exactly as
-``shared/specs/dealing.md`` fixes them. Codes stay ASCII everywhere (storage, transcripts,
+``docs/deal.md`` fixes them. Codes stay ASCII everywhere (storage, transcripts,
 custom ids); :func:`display` is the one place that turns them into ``A♠``, ``10♥``, ``🃏``.
 """
 

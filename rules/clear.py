@@ -1,6 +1,6 @@
 """Clear the Dungeon: slay the twelve face-card monsters with the 42 cards of the power deck.
 
-Rules as decided in ``shared/specs/clear-the-dungeon.md`` (PySolFC's game 909):
+The rules as this engine plays them (PySolFC's game 909; ``docs/games/clear.md``):
 
 - Four piles of three monsters (J 11, Q 12, K 13); only each pile's top monster is face up.
 - The power deck (A–10 of each suit and both jokers, 42 cards) deals hands of three. A joker

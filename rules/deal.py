@@ -1,6 +1,6 @@
 """The seeded random stream, the shuffle and the daily seeds (deal algorithm v1).
 
-Everything here is fixed to the bit by ``shared/specs/dealing.md``: block ``b`` of the
+Everything here is fixed to the bit by ``docs/deal.md``: block ``b`` of the
 stream is ``SHA-256(seed ‖ b)`` (both 8 bytes big-endian), read as four big-endian 64-bit
 words. A game keeps how many words it has used, so a later shuffle continues the same
 stream and a replay reproduces it. Pure functions only: no clock, no global random.

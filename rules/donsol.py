@@ -1,6 +1,6 @@
 """Donsol: clear a 54-card dungeon, four cards a room, before your 21 HP run out.
 
-Rules as decided in ``shared/specs/donsol.md``:
+The rules as this engine plays them (``docs/games/donsol.md`` for players):
 
 - ♥ potions heal (not after another potion: sickness), ♦ shields block, ♣ ♠ and the two
   jokers are monsters. J/Q/K/A of ♥ ♦ are worth 11; monsters J 11, Q 13, K 15, A 17, jokers 21.

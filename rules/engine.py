@@ -1,4 +1,4 @@
-"""The contract every game engine implements (``shared/specs/engine.md``).
+"""The contract every game engine implements (``docs/engine.md``).
 
 A game is a stateless object; a state is an immutable value. ``apply`` checks the action
 against ``actions`` first (python-chess's "parse, then push") and otherwise returns a new

@@ -1,6 +1,6 @@
 """Dungeon Solitaire: Tomb of Four Kings — delve for the four Kings' hoards and get out alive.
 
-Rules as decided in ``shared/specs/tomb.md``:
+The rules as this engine plays them (``docs/games/tomb.md`` for players):
 
 - 2–10♥ are the hit point counter (never in the deck): 9 damage in all is death, 8 is not.
 - The 44-card deck is turned one card at a time into a *turn*. Aces burn as torches (the 4th
