@@ -1,1 +1,1 @@
-"""Dungeon Deck's Discord bot: adapter, service and store above the pure `rules` engines."""
+"""Dungeon Deck's Discord bot: the adapter (commands, buttons, boards) above ``core``."""

@@ -1,187 +1,207 @@
-"""The persistent buttons: their custom ids, and the ``DynamicItem`` classes that receive clicks.
+"""Buttons: their custom ids, the message views that carry them, and the click router.
 
 Custom ids carry everything a click needs, so nothing is kept in memory per board and boards
-posted before a restart keep working:
+posted before a restart keep working. Every id is ``dd.<kind>:<part>:<part>...``:
 
-- a move: ``dd:<run id>:<move number>:<action>``, e.g. ``dd:12:7:take 10H``;
-- a control: ``ddc:<verb>:<run id>:<argument>``, e.g. ``ddc:undo:12:7`` (the argument is the
-  move number the board showed, a variant, or a flag; see :data:`CONTROLS`);
-- anything else that starts with ``dd`` (a garbled or forged id) still reaches
-  :class:`GarbledButton`, so the clicker gets a polite refusal instead of "This interaction
-  failed" (discord.py silently drops a custom id no template matches).
+- a move: ``dd.m:<run id>:<version>:<action>``, e.g. ``dd.m:12:7:take 10H``;
+- a control: ``dd.c:<verb>:<run id>:<version>:<argument>``, e.g. ``dd.c:undo:12:7:`` (the
+  argument is a variant or a flag; see :data:`CONTROLS`);
+- other kinds belong to other features (leaderboard pages, replays, challenges), each
+  registered with the router by the cog that answers it.
 
-Each class's callback hands a parsed :class:`Click` to the bot's click handler (the ``Play``
-cog) inside a guard that turns any unexpected exception into an ephemeral error id.
+``version`` is the run's write count when the board was drawn: it only goes up, so a board
+that is out of date can never become live again. Ids of the first release
+(``dd:<run>:<move>:<action>``, ``ddc:<verb>:<run>:<arg>``) parse as ``legacy``: they are
+answered like a stale board, with the run as it is now.
+
+Clicks are routed by :class:`ClickRouter` from discord.py's ``on_interaction`` event, not
+through ``DynamicItem``: discord.py rebuilds the clicked message's whole view before it calls
+a dynamic item, a cost that grows with the buttons on a board, and our ids already say
+everything. So views sent here are never stored in discord.py's view store
+(:class:`ButtonRows` is not "dispatchable"), and any ``dd`` id no kind claims gets a polite
+refusal instead of "This interaction failed".
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot import replies
 
-#: The cog whose ``on_click`` answers every click.
-CLICK_HANDLER = "Play"
+log = logging.getLogger(__name__)
 
 CUSTOM_ID_MAX = 100
+GARBLED = "That button is damaged or not one of mine, so nothing was changed."
 
-_RUN = r"(?P<run>[0-9]{1,19})"
-_ACTION = r"[a-z]{1,20}(?: [0-9A-Za-z]{1,10}){0,4}"  # a verb and up to four arguments
-MOVE_TEMPLATE = rf"dd:{_RUN}:(?P<move>[0-9]{{1,9}}):(?P<arg>{_ACTION})"
+_ID = re.compile(r"dd\.([a-z]{1,8}):(.*)", re.S)
+_LEGACY = re.compile(
+    r"dd:(?P<run>[0-9]{1,19}):[0-9]{1,9}:.*|ddc:[a-z]{1,12}:(?P<crun>[0-9]{1,19}):.*", re.S
+)
+_RUN = re.compile(r"[0-9]{1,19}")
+_VERSION = re.compile(r"[0-9]{1,9}")
+_ACTION = re.compile(r"[a-z]{1,20}(?: [0-9A-Za-z]{1,10}){0,4}")
+_ARG = re.compile(r"[0-9a-z_-]{0,40}")
+
+MOVE = "m"
+CONTROL = "c"
+LEGACY = "legacy"
 
 #: Control verbs and what their argument holds.
 CONTROLS: dict[str, str] = {
-    "undo": "move",  # take back the last move (practice runs)
-    "resign": "move",  # ask to confirm resigning
-    "confirm": "move",  # resign for real
-    "board": "move",  # back to the board (from the confirmation)
+    "undo": "",  # take back the last move (practice runs)
+    "resign": "",  # ask to confirm resigning
+    "confirm": "",  # resign for real
+    "board": "",  # back to the board (from the confirmation)
     "resume": "",  # show an unfinished run's board
     "abandon": "variant",  # resign the unfinished run and start anew in this variant
     "again": "",  # a new practice run of the same game and variant
     "show": "flag",  # bring a board back from /games ("p" = privately)
 }
-CONTROL_TEMPLATE = (
-    rf"ddc:(?P<verb>{'|'.join(CONTROLS)}):{_RUN}:(?P<arg>[0-9a-z_-]{{0,40}})"
-)
-# Everything starting with "dd" that neither template above matches; templates are matched
-# with ``fullmatch`` and every matching class is dispatched, so they must not overlap.
-_VALID = re.sub(r"\(\?P<\w+>", "(?:", f"{MOVE_TEMPLATE}|{CONTROL_TEMPLATE}")
-GARBLED_TEMPLATE = rf"(?s)(?!(?:{_VALID})\Z)dd.*"
 
 
 @dataclass(frozen=True)
 class Click:
-    """One parsed click: ``verb`` is ``move``, a control verb, or ``garbled``."""
+    """One parsed click: its ``kind`` and the id's parts after it.
+
+    Moves and controls are parsed further: ``run_id``, ``version``, ``verb`` (the action of a
+    move, the verb of a control) and ``arg``. A malformed id has kind ``garbled``.
+    """
 
     custom_id: str
-    verb: str
+    kind: str
+    parts: tuple[str, ...] = ()
     run_id: int | None = None
-    move: int | None = None
+    version: int | None = None
+    verb: str = ""
     arg: str = ""
 
 
-class ClickHandler(Protocol):
-    async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None: ...
+def make_id(kind: str, *parts: object) -> str:
+    """A custom id of ``kind``; ``ValueError`` past Discord's 100 characters."""
+    custom_id = f"dd.{kind}:" + ":".join(str(p) for p in parts)
+    if len(custom_id) > CUSTOM_ID_MAX:
+        raise ValueError(f"custom id too long ({len(custom_id)}): {custom_id[:40]}...")
+    return custom_id
 
 
-def move_id(run_id: int, move: int, action: str) -> str:
+def move_id(run_id: int, version: int, action: str) -> str:
     """The custom id of a move button."""
-    return f"dd:{run_id}:{move}:{action}"
+    return make_id(MOVE, run_id, version, action)
 
 
-def control_id(verb: str, run_id: int, arg: str | int = "") -> str:
+def control_id(verb: str, run_id: int, version: int, arg: str = "") -> str:
     """The custom id of a control button."""
     if verb not in CONTROLS:
         raise ValueError(f"unknown control {verb!r}")
-    return f"ddc:{verb}:{run_id}:{arg}"
+    return make_id(CONTROL, verb, run_id, version, arg)
 
 
 def parse(custom_id: str) -> Click:
-    """Read a custom id; anything that is not a well-formed move or control is ``garbled``."""
-    if m := re.fullmatch(MOVE_TEMPLATE, custom_id):
-        return Click(custom_id, "move", int(m["run"]), int(m["move"]), m["arg"])
-    if m := re.fullmatch(CONTROL_TEMPLATE, custom_id):
-        verb, arg = m["verb"], m["arg"]
-        move = int(arg) if CONTROLS[verb] == "move" and arg.isdigit() else None
-        if CONTROLS[verb] == "move" and move is None:
-            return Click(custom_id, "garbled")
-        return Click(custom_id, verb, int(m["run"]), move, arg)
-    return Click(custom_id, "garbled")
+    """Read a custom id; anything malformed is ``garbled``."""
+    garbled = Click(custom_id, "garbled")
+    if len(custom_id) > CUSTOM_ID_MAX:
+        return garbled
+    if m := _ID.fullmatch(custom_id):
+        kind, rest = m.group(1), m.group(2)
+        if kind == MOVE:
+            return _move(custom_id, rest) or garbled
+        if kind == CONTROL:
+            return _control(custom_id, rest) or garbled
+        return Click(custom_id, kind, tuple(rest.split(":")))
+    if m := _LEGACY.fullmatch(custom_id):
+        return Click(custom_id, LEGACY, run_id=int(m["run"] or m["crun"]))
+    return garbled
 
 
-class _ClickButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """What the three button classes share: parse on dispatch, answer through the handler."""
+def _move(custom_id: str, rest: str) -> Click | None:
+    parts = rest.split(":")
+    if len(parts) != 3:
+        return None
+    run, version, action = parts
+    if not (_RUN.fullmatch(run) and _VERSION.fullmatch(version) and _ACTION.fullmatch(action)):
+        return None
+    return Click(custom_id, MOVE, tuple(parts), int(run), int(version), action)
 
-    def __init__(self, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-        self.click = parse(button.custom_id or "")
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> _ClickButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item)
+def _control(custom_id: str, rest: str) -> Click | None:
+    parts = rest.split(":")
+    if len(parts) != 4:
+        return None
+    verb, run, version, arg = parts
+    if not (verb in CONTROLS and _RUN.fullmatch(run) and _VERSION.fullmatch(version)
+            and _ARG.fullmatch(arg)):
+        return None
+    return Click(custom_id, CONTROL, tuple(parts), int(run), int(version), verb, arg)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # discord.py only logs exceptions raised here; the clicker would see "This
-        # interaction failed". The guard answers with an error id instead.
+
+# ----- what is sent -------------------------------------------------------------------------
+
+
+class ButtonRows(discord.ui.View):
+    """The buttons of one message. Never stored by discord.py: clicks reach the router by
+    their custom ids, so nothing is kept per message and nothing times out."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def button(
+    custom_id: str,
+    *,
+    label: str | None,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    row: int | None = None,
+    disabled: bool = False,
+    emoji: str | discord.PartialEmoji | None = None,
+) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label=label, style=style, row=row, disabled=disabled, emoji=emoji, custom_id=custom_id
+    )
+
+
+# ----- the router ---------------------------------------------------------------------------
+
+#: Answers one click of a kind: ``handler(interaction, click)``.
+Handler = Callable[[discord.Interaction[Any], Click], Awaitable[None]]
+
+
+class ClickRouter:
+    """Sends each ``dd`` click to the handler registered for its kind, inside a guard that
+    turns any unexpected exception into an ephemeral error id."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, Handler] = {}
+
+    def register(self, kind: str, handler: Handler) -> None:
+        self._handlers[kind] = handler
+
+    def unregister(self, kind: str) -> None:
+        self._handlers.pop(kind, None)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        custom_id = data.get("custom_id")
+        if not isinstance(custom_id, str) or not custom_id.startswith("dd"):
+            return
+        click = parse(custom_id)
         try:
-            handler: ClickHandler | None = interaction.client.get_cog(CLICK_HANDLER)
+            handler = self._handlers.get(click.kind)
             if handler is None:
-                raise RuntimeError(f"the {CLICK_HANDLER} cog is not loaded")
-            await handler.on_click(interaction, self.click)
+                log.info("refused: garbled custom id %r from user %s", custom_id[:100],
+                         interaction.user.id)
+                await replies.notice(interaction, GARBLED)
+                return
+            await handler(interaction, click)
         except Exception as exc:
-            await replies.unexpected(
-                interaction, exc, run_id=self.click.run_id, context=self.click.custom_id
-            )
-
-
-class MoveButton(_ClickButton, template=MOVE_TEMPLATE):
-    """A game action on a board."""
-
-    @classmethod
-    def make(
-        cls,
-        run_id: int,
-        move: int,
-        action: str,
-        *,
-        label: str,
-        style: discord.ButtonStyle,
-        row: int,
-        disabled: bool = False,
-        emoji: str | None = None,
-    ) -> MoveButton:
-        return cls(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                row=row,
-                disabled=disabled,
-                emoji=emoji,
-                custom_id=move_id(run_id, move, action),
-            )
-        )
-
-
-class ControlButton(_ClickButton, template=CONTROL_TEMPLATE):
-    """Undo, resign, resume, abandon, play again, show: the adapter's own buttons."""
-
-    @classmethod
-    def make(
-        cls,
-        verb: str,
-        run_id: int,
-        arg: str | int = "",
-        *,
-        label: str,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
-        emoji: str | None = None,
-    ) -> ControlButton:
-        return cls(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                row=row,
-                emoji=emoji,
-                custom_id=control_id(verb, run_id, arg),
-            )
-        )
-
-
-class GarbledButton(_ClickButton, template=GARBLED_TEMPLATE):
-    """Any other ``dd`` custom id: refused politely by the handler."""
-
-
-#: Registered once in ``setup_hook``.
-DYNAMIC_ITEMS: tuple[type[_ClickButton], ...] = (MoveButton, ControlButton, GarbledButton)
+            await replies.unexpected(interaction, exc, run_id=click.run_id, context=custom_id)

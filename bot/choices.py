@@ -25,16 +25,3 @@ def _variant_choices() -> list[app_commands.Choice[str]]:
 
 
 VARIANT_CHOICES = _variant_choices()
-
-
-def variant_refusal(game: str, variant: str | None) -> str | None:
-    """Why ``game`` cannot be played in ``variant`` (one sentence), or None when it can."""
-    engine = GAMES[game]
-    if variant is None or variant in engine.variants:
-        return None
-    *others, last = engine.variants
-    either = f"{', '.join(others)} or {last}" if others else last
-    return (
-        f"{engine.title} has no {variant!r} variant: choose {either}, "
-        f"or leave the variant out to play {engine.variants[0]}."
-    )

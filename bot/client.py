@@ -1,8 +1,8 @@
-"""The bot: a ``commands.Bot`` that opens the service, registers the buttons and the cogs.
+"""The bot: a ``commands.Bot`` that opens the core, routes the buttons and loads the cogs.
 
-``create_bot(...)`` builds it; ``setup_hook`` (run by ``login``) opens the database (applying
-migrations), registers the persistent button classes once, loads the cogs, syncs the slash
-commands only when their definitions changed, and logs the invite link.
+``create_bot(...)`` builds it; ``setup_hook`` (run by ``login``) opens the core on the
+database (applying migrations), routes button clicks by their custom ids, loads the cogs,
+syncs the slash commands only when their definitions changed, and logs the invite link.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.buttons import DYNAMIC_ITEMS
-from bot.service import GameService
+from bot.buttons import ClickRouter
+from core import Core
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +52,9 @@ class Tree(app_commands.CommandTree["DungeonBot"]):
 
 
 class DungeonBot(commands.Bot):
-    """Dungeon Deck's bot. ``service`` exists once ``setup_hook`` has run."""
+    """Dungeon Deck's bot. ``core`` exists once ``setup_hook`` has run."""
 
-    service: GameService
+    core: Core
 
     def __init__(
         self,
@@ -79,16 +79,17 @@ class DungeonBot(commands.Bot):
         self.sync_mode: SyncMode = sync
         self._clock = clock
         self._random_seed = random_seed
+        self.clicks = ClickRouter()
+        self.add_listener(self.clicks.on_interaction, "on_interaction")
 
     async def setup_hook(self) -> None:
         self.database_path.parent.mkdir(parents=True, exist_ok=True)
-        self.service = await GameService.open(
+        self.core = await Core.open(
             self.database_path,
             daily_secret=self.daily_secret,
             clock=self._clock,
             random_seed=self._random_seed,
         )
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_mode != "never":
@@ -98,9 +99,9 @@ class DungeonBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
-        service = getattr(self, "service", None)
-        if service is not None:
-            await service.close()
+        core = getattr(self, "core", None)
+        if core is not None:
+            await core.close()
 
     async def sync_commands(self, *, force: bool = False) -> bool:
         """Sync the slash commands if they changed since the last sync (or ``force``).
@@ -115,11 +116,11 @@ class DungeonBot(commands.Bot):
         target = f"guild {guild.id}" if guild is not None else "global"
         key = f"commands.sha256:{self.application_id}:{target}"
         digest = self.commands_hash(guild)
-        if not force and await self.service.get_meta(key) == digest:
+        if not force and await self.core.settings.meta(key) == digest:
             log.info("Slash commands unchanged since the last sync (%s); not syncing", target)
             return False
         synced = await self.tree.sync(guild=guild)
-        await self.service.set_meta(key, digest)
+        await self.core.settings.set_meta(key, digest)
         log.info("Synced %d slash commands (%s)", len(synced), target)
         return True
 

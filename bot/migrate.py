@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store import MIGRATIONS, Store
+from store import open_store
 
 
-async def migrate(path: str | Path, folder: str | Path = MIGRATIONS) -> int:
-    """Apply the pending migrations of ``folder`` to the database at ``path``; return its
-    schema version. Raises ``ValueError`` if the database is newer than the migrations."""
-    db = await Store.open(path)
+async def migrate(path: str | Path, folder: str | Path | None = None) -> int:
+    """Apply the pending migrations (of ``folder``, default the shipped ones) to the database
+    at ``path``; return its schema version. Raises ``ValueError`` if the database is newer
+    than the migrations."""
+    db = await open_store(path)
     try:
         return await db.migrate(folder)
     finally:

@@ -1,9 +1,10 @@
 """What the bot shows: a run's board with its buttons, and the small screens around it.
 
-Each function turns a service ``Run`` into a :class:`Screen` (one embed and one view of
-persistent buttons). The board itself (embed and game buttons) is drawn by ``bot.boards``;
-this module adds the adapter's controls in row 4 and builds the discord view. Nothing here
-talks to Discord or the database.
+Each function turns a core ``Run`` into a :class:`Screen` (one embed and its rows of
+buttons). The board itself (embed and game buttons) is drawn by ``bot.boards`` from the
+engine's view of the state (``Run.table``); this module adds the adapter's controls in row 4.
+Every button carries the run's version, so a board acts only on the run as it showed it.
+Nothing here talks to Discord or the database.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from typing import Any
 import discord
 
 from bot.boards import render_board
-from bot.buttons import ControlButton, MoveButton
-from bot.service import Run
+from bot.buttons import ButtonRows, button, control_id, move_id
+from core import Run, RunKind, RunStatus
 from rules import GAMES
 
 CONTROL_ROW = 4
@@ -34,55 +35,51 @@ class Screen:
     """One message's content: an embed and its buttons."""
 
     embed: discord.Embed
-    view: discord.ui.View
+    buttons: ButtonRows
 
     def kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``send_message`` and ``edit_message`` alike."""
-        return {"embed": self.embed, "view": self.view}
+        return {"embed": self.embed, "view": self.buttons}
 
 
 def board(run: Run, *, owner: str | None = None, notice: str | None = None) -> Screen:
     """The run's board: the game's buttons, then Undo/Resign while playing or Play again."""
-    view = run.view
-    if run.status == "resigned":
+    table = run.table
+    if run.status is RunStatus.RESIGNED:
         # The engine's state does not know about resigning: its prompt would still ask for a
         # move, so the board closes on the resignation instead.
-        view = {**view, "prompt": RESIGNED}
+        table = {**table, "prompt": RESIGNED}
     drawn = render_board(
-        view, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
+        table, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
         notice=notice,
     )
-    buttons = _view()
-    move = view["moves"]
+    rows = ButtonRows()
+    playing = run.status is RunStatus.PLAYING
     # A resigned run's state is not over, so the board may still draw (disabled) buttons.
-    for spec in drawn.buttons if run.status == "playing" else ():
-        buttons.add_item(
-            MoveButton.make(
-                run.id, move, spec.action, label=spec.label, style=spec.style, row=spec.row,
-                disabled=spec.disabled, emoji=spec.emoji,
-            )
-        )
-    if run.status == "playing":
-        if run.kind == "practice" and run.moves > 0:
-            buttons.add_item(ControlButton.make("undo", run.id, run.moves, label="Undo",
-                                                emoji="↩️", row=CONTROL_ROW))
-        buttons.add_item(ControlButton.make("resign", run.id, run.moves, label="Resign",
-                                            emoji="🏳️", row=CONTROL_ROW))
+    for spec in drawn.buttons if playing else ():
+        rows.add_item(button(
+            move_id(run.id, run.version, spec.action), label=spec.label, style=spec.style,
+            row=spec.row, disabled=spec.disabled, emoji=spec.emoji,
+        ))
+    if playing:
+        if run.kind is RunKind.PRACTICE and run.moves > 0:
+            rows.add_item(_control("undo", run, label="Undo", emoji="↩️"))
+        rows.add_item(_control("resign", run, label="Resign", emoji="🏳️"))
     else:
-        buttons.add_item(ControlButton.make("again", run.id, label="Play again", emoji="🔁",
-                                            style=discord.ButtonStyle.primary, row=CONTROL_ROW))
-    return Screen(drawn.embed, buttons)
+        rows.add_item(_control("again", run, label="Play again", emoji="🔁",
+                               style=discord.ButtonStyle.primary))
+    return Screen(drawn.embed, rows)
 
 
 def confirm_resign(run: Run, *, owner: str | None = None) -> Screen:
     """The board without its game buttons, asking whether to resign."""
     embed = _still(run, owner=owner, notice=CONFIRM_RESIGN)
-    view = _view()
-    view.add_item(ControlButton.make("confirm", run.id, run.moves, label="Yes, resign",
-                                     style=discord.ButtonStyle.danger, row=0))
-    view.add_item(ControlButton.make("board", run.id, run.moves, label="No, keep playing",
-                                     style=discord.ButtonStyle.primary, row=0))
-    return Screen(embed, view)
+    rows = ButtonRows()
+    rows.add_item(_control("confirm", run, label="Yes, resign", row=0,
+                           style=discord.ButtonStyle.danger))
+    rows.add_item(_control("board", run, label="No, keep playing", row=0,
+                           style=discord.ButtonStyle.primary))
+    return Screen(embed, rows)
 
 
 def unfinished(run: Run, *, variant: str | None, owner: str | None = None) -> Screen:
@@ -93,36 +90,36 @@ def unfinished(run: Run, *, variant: str | None, owner: str | None = None) -> Sc
         notice=f"You have an unfinished {title} run (move {run.moves}). "
         "Resume it, or abandon it and start anew.",
     )
-    view = _view()
-    view.add_item(ControlButton.make("resume", run.id, label="Resume", emoji="▶️",
-                                     style=discord.ButtonStyle.primary, row=0))
-    view.add_item(ControlButton.make("abandon", run.id, variant or run.variant,
-                                     label="Abandon and start anew", emoji="🗑️",
-                                     style=discord.ButtonStyle.danger, row=0))
-    return Screen(embed, view)
+    rows = ButtonRows()
+    rows.add_item(_control("resume", run, label="Resume", emoji="▶️", row=0,
+                           style=discord.ButtonStyle.primary))
+    rows.add_item(_control("abandon", run, variant or run.variant, row=0,
+                           label="Abandon and start anew", emoji="🗑️",
+                           style=discord.ButtonStyle.danger))
+    return Screen(embed, rows)
 
 
-def games_list(runs: Sequence[Run], *, private: bool) -> tuple[str, discord.ui.View | None]:
+def games_list(runs: Sequence[Run], *, private: bool) -> tuple[str, ButtonRows | None]:
     """/games: one line and one button per unfinished run (newest first)."""
     if not runs:
-        return "You have no unfinished runs. Start one with `/play`.", None
+        return "You have no unfinished runs. Start one with `/play` or `/daily`.", None
     shown = runs[:GAMES_LISTED]
     lines = ["Your unfinished runs (a button brings its board back):"]
-    view = _view()
+    rows = ButtonRows()
     for i, run in enumerate(shown):
         lines.append(f"**{i + 1}.** {describe(run)}")
-        view.add_item(ControlButton.make("show", run.id, "p" if private else "",
-                                         label=f"{i + 1}. {run.title}", row=i // 5))
+        rows.add_item(_control("show", run, "p" if private else "",
+                               label=f"{i + 1}. {run.title}", row=i // 5))
     if len(runs) > len(shown):
         lines.append(f"…and {len(runs) - len(shown)} older ones.")
-    return "\n".join(lines), view
+    return "\n".join(lines), rows
 
 
 def describe(run: Run) -> str:
     """One line about a run: game, variant, kind, progress."""
-    kind = f"daily {run.day}" if run.kind == "daily" else "practice"
+    kind = f"daily {run.day}" if run.kind is RunKind.DAILY else run.kind.value
     return (
-        f"{run.title} ({run.variant}, {kind}) · move {run.moves} · {run.view['score_text']} · "
+        f"{run.title} ({run.variant}, {kind}) · move {run.moves} · {run.table['score_text']} · "
         f"run #{run.id}"
     )
 
@@ -130,14 +127,22 @@ def describe(run: Run) -> str:
 # ----- helpers ------------------------------------------------------------------------------
 
 
-def _view() -> discord.ui.View:
-    # No timeout: a timed-out view would unregister the dynamic item classes it holds
-    # (ViewStore.remove_view), and only persistent items are used anyway.
-    return discord.ui.View(timeout=None)
+def _control(
+    verb: str,
+    run: Run,
+    arg: str = "",
+    *,
+    label: str,
+    emoji: str | None = None,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    row: int = CONTROL_ROW,
+) -> discord.ui.Button[Any]:
+    return button(control_id(verb, run.id, run.version, arg), label=label, emoji=emoji,
+                  style=style, row=row)
 
 
 def _still(run: Run, *, owner: str | None, notice: str) -> discord.Embed:
     """The board's embed alone, drawn with no actions so it offers no buttons."""
     return render_board(
-        run.view, [], run_id=run.id, kind=run.kind, day=run.day, owner=owner, notice=notice
+        run.table, [], run_id=run.id, kind=run.kind, day=run.day, owner=owner, notice=notice
     ).embed

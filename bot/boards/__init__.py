@@ -1,6 +1,6 @@
 """Boards: how every game looks in Discord — an engine's view turned into an embed and buttons.
 
-Pure rendering: no service, no store, no Discord connection. The adapter turns each
+Pure rendering: no core, no store, no Discord connection. The adapter turns each
 :class:`ButtonSpec` into a button whose custom id is ``dd:<run id>:<move>:<action>`` and adds
 its own controls in row 4::
 

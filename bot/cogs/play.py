@@ -1,15 +1,21 @@
 """/play and /games, and every click on a board.
 
-The cog holds no game state: each click loads the run through the service, applies one
-action, and answers with exactly one interaction response (``edit_message`` for the board
-that was clicked, an ephemeral message for refusals). Refusals, by case:
+The cog holds no game state: each click loads the run through the core, applies one action,
+and answers with exactly one interaction response (``edit_message`` for the board that was
+clicked, an ephemeral message for refusals). Every write passes the clicker's user id and the
+version the clicked board showed, and the core checks both inside the transaction that
+writes. Refusals, by case:
 
 - another player's board: an ephemeral "this run belongs to ..."; nothing changes;
-- a stale board (a move already played from it, or the run over): the clicked message is
-  redrawn as the current board with a notice line at the top of the embed. Editing the
-  message *is* the one response, so the clicker sees why nothing was played and the board is
-  up to date at once (an ephemeral notice could not also update the board);
-- a garbled or forged custom id, an unknown run, an illegal action: an ephemeral notice.
+- a stale board (written to since it was drawn, the run over, or a button of the first
+  release): the clicked message is redrawn as the current board with a notice line at the top
+  of the embed. Editing the message *is* the one response, so the clicker sees why nothing was
+  played and the board is up to date at once;
+- a garbled or forged custom id, an unknown run, an illegal action, any other refusal of the
+  core: an ephemeral notice.
+
+Only the core's refusals are answered as refusals; anything else is a bug, answered with an
+error id by the router's guard.
 """
 
 from __future__ import annotations
@@ -22,25 +28,26 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies, screens
-from bot.buttons import Click
-from bot.choices import GAME_CHOICES, VARIANT_CHOICES, variant_refusal
-from bot.service import (
-    GameService,
+from bot.buttons import CONTROL, LEGACY, MOVE, Click
+from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from core import (
+    Core,
     IllegalMove,
     NotYourRun,
+    Refusal,
     Run,
+    RunKind,
     RunNotFound,
     RunOver,
-    ServiceError,
     StaleBoard,
 )
+from core.checks import check_game, check_variant
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
 
 log = logging.getLogger(__name__)
 
-GARBLED = "That button is damaged or not one of mine, so nothing was changed."
 NO_RUN = "That run does not exist (any more), so nothing was changed."
 
 
@@ -51,8 +58,16 @@ class Play(commands.Cog):
         self.bot = bot
 
     @property
-    def service(self) -> GameService:
-        return self.bot.service
+    def core(self) -> Core:
+        return self.bot.core
+
+    async def cog_load(self) -> None:
+        for kind in (MOVE, CONTROL, LEGACY):
+            self.bot.clicks.register(kind, self.on_click)
+
+    async def cog_unload(self) -> None:
+        for kind in (MOVE, CONTROL, LEGACY):
+            self.bot.clicks.unregister(kind)
 
     # ----- commands --------------------------------------------------------------------------
 
@@ -61,6 +76,7 @@ class Play(commands.Cog):
         game="The game to play",
         variant="A variant of that game (its default when left out)",
         private="Show the board only to you (default: everyone in the channel sees it)",
+        day="Practise a past daily's deal (YYYY-MM-DD, once that day's boards have closed)",
     )
     @app_commands.choices(game=GAME_CHOICES, variant=VARIANT_CHOICES)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -71,13 +87,26 @@ class Play(commands.Cog):
         game: str,
         variant: str | None = None,
         private: bool = False,
+        day: str | None = None,
     ) -> None:
         """Start a practice run, or get back to your unfinished one."""
-        refusal = variant_refusal(game, variant)
-        if refusal is not None:
-            await replies.notice(interaction, refusal)
+        try:
+            # Validated here, at the edge: a modified client can send any value.
+            engine = check_game(game)
+            variant = check_variant(engine, variant)
+            if day is not None:
+                run = await self.core.daily.practise(
+                    interaction.user.id, engine.key, variant, day.strip(),
+                    guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                )
+                _log_start(run, interaction)
+                screen = screens.board(run, owner=_name(interaction))
+            else:
+                screen = await self.open_game(interaction, engine.key, variant)
+        except Refusal as exc:
+            _log_refusal(interaction, None, exc)
+            await replies.notice(interaction, str(exc))
             return
-        screen = await self.open_game(interaction, game, variant)
         await interaction.response.send_message(ephemeral=private, **screen.kwargs())
 
     @app_commands.command(name="games")
@@ -86,68 +115,78 @@ class Play(commands.Cog):
     @app_commands.allowed_installs(guilds=True, users=True)
     async def games(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         """Your unfinished runs, each with a button that brings its board back."""
-        runs = await self.service.unfinished_runs(interaction.user.id)
-        text, view = screens.games_list(runs, private=private)
-        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+        runs = await self.core.runs.unfinished(interaction.user.id)
+        text, rows = screens.games_list(runs, private=private)
+        kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
     # ----- clicks ----------------------------------------------------------------------------
 
     async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        """Answer one click (called by every button class in ``bot.buttons``)."""
-        if click.verb == "garbled" or click.run_id is None:
-            log.info("garbled custom id %r from user %s", click.custom_id, interaction.user.id)
-            await replies.notice(interaction, GARBLED)
-            return
+        """Answer one click on a board (moves, controls, and buttons of the first release)."""
+        assert click.run_id is not None
         try:
-            if click.verb == "move":
-                await self._move(interaction, click)
-            else:
+            if click.kind == MOVE:
+                assert click.version is not None
+                run = await self.core.runs.act(
+                    click.run_id, interaction.user.id, click.version, click.verb
+                )
+                await self.redraw(interaction, run)
+            elif click.kind == CONTROL:
                 await self._control(interaction, click)
-        except RunNotFound:
+            else:  # a button of the first release: always out of date
+                run = await self.core.runs.get(click.run_id)
+                if run.owner_id != interaction.user.id:
+                    raise NotYourRun(run)
+                raise StaleBoard(run)
+        except RunNotFound as exc:
+            _log_refusal(interaction, click.run_id, exc)
             await replies.notice(interaction, NO_RUN)
         except NotYourRun as exc:
-            await replies.notice(interaction, _not_yours(exc.run))
+            _log_refusal(interaction, click.run_id, exc)
+            await replies.notice(interaction, not_yours(exc.run))
         except StaleBoard as exc:
-            await self._redraw(interaction, exc.run, screens.STALE)
+            _log_refusal(interaction, click.run_id, exc)
+            await self.redraw(interaction, exc.run, screens.STALE)
         except RunOver as exc:
-            await self._redraw(interaction, exc.run, screens.RUN_OVER)
+            _log_refusal(interaction, click.run_id, exc)
+            await self.redraw(interaction, exc.run, screens.RUN_OVER)
         except IllegalMove as exc:
+            _log_refusal(interaction, click.run_id, exc)
             await replies.notice(interaction, f"That move is not possible: {exc.reason}")
-        except (ServiceError, ValueError) as exc:
-            log.info("refused %r from user %s: %s", click.custom_id, interaction.user.id, exc)
+        except Refusal as exc:
+            _log_refusal(interaction, click.run_id, exc)
             await replies.notice(interaction, str(exc))
 
-    async def _move(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        assert click.run_id is not None and click.move is not None
-        run = await self.service.act(click.run_id, interaction.user.id, click.move, click.arg)
-        await self._redraw(interaction, run)
-
     async def _control(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        assert click.run_id is not None
-        run = await self.service.get_run(click.run_id)
-        if run.owner_id != interaction.user.id:
-            await replies.notice(interaction, _not_yours(run))
+        assert click.run_id is not None and click.version is not None
+        user_id = interaction.user.id
+        verb, version = click.verb, click.version
+        runs = self.core.runs
+        # Writes: the core checks owner and version in the transaction that writes.
+        if verb == "undo":
+            await self.redraw(interaction, await runs.undo(click.run_id, user_id, version))
             return
-        verb = click.verb
-        # The controls of a board (undo, resign, confirm, back) act only on the run as that
-        # board showed it; otherwise the clicker gets the board as it is now.
-        if click.move is not None and (run.status != "playing" or run.moves != click.move):
-            notice = screens.STALE if run.status == "playing" else screens.RUN_OVER
-            await self._redraw(interaction, run, notice)
-        elif verb == "undo":
-            await self._redraw(interaction, await self.service.undo(run.id, run.owner_id))
-        elif verb == "resign":
+        if verb == "confirm":
+            await self.redraw(interaction, await runs.resign(click.run_id, user_id, version))
+            return
+        if verb == "abandon":
+            run = await runs.abandon(click.run_id, user_id, version, click.arg or None)
+            _log_start(run, interaction)
+            await self._edit(interaction, screens.board(run, owner=_name(interaction)))
+            return
+        # Reads: nothing is written, so a check here is enough.
+        run = await runs.get(click.run_id)
+        if run.owner_id != user_id:
+            raise NotYourRun(run)
+        if verb == "resign":
+            if run.over:
+                raise RunOver(run)
+            if run.version != version:
+                raise StaleBoard(run)
             await self._edit(interaction, screens.confirm_resign(run, owner=_name(interaction)))
-        elif verb == "confirm":
-            await self._redraw(interaction, await self.service.resign(run.id, run.owner_id))
         elif verb in ("board", "resume"):
-            await self._redraw(interaction, run)
-        elif verb == "abandon":
-            if run.status == "playing":
-                await self.service.resign(run.id, run.owner_id)
-            screen = await self.open_game(interaction, run.game, click.arg or run.variant)
-            await self._edit(interaction, screen)
+            await self.redraw(interaction, run)
         elif verb == "again":
             screen = await self.open_game(interaction, run.game, run.variant)
             await interaction.response.send_message(
@@ -168,25 +207,26 @@ class Play(commands.Cog):
     ) -> screens.Screen:
         """The unfinished practice run of ``game`` with Resume/Abandon, or a new run's board.
 
-        Daily runs are left out: /play is practice, and a daily is resumed from /games.
+        Other kinds of runs are left out: /play is practice; a daily comes back with /daily.
         """
         user = interaction.user
         unfinished = [
-            run for run in await self.service.unfinished_runs(user.id, game)
-            if run.kind == "practice"
+            run for run in await self.core.runs.unfinished(user.id, game)
+            if run.kind is RunKind.PRACTICE
         ]
         if unfinished:
             return screens.unfinished(unfinished[0], variant=variant, owner=_name(interaction))
-        run = await self.service.start_run(
+        run = await self.core.runs.start(
             user.id, game, variant,
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
         )
-        log.info("run %s: %s (%s) started by user %s", run.id, run.game, run.variant, user.id)
+        _log_start(run, interaction)
         return screens.board(run, owner=_name(interaction))
 
-    async def _redraw(
+    async def redraw(
         self, interaction: discord.Interaction[Any], run: Run, notice: str | None = None
     ) -> None:
+        """Answer the click by redrawing the clicked message as the run's board."""
         owner = _name(interaction) if interaction.user.id == run.owner_id else None
         await self._edit(interaction, screens.board(run, owner=owner, notice=notice))
 
@@ -194,7 +234,7 @@ class Play(commands.Cog):
         await interaction.response.edit_message(content=None, **screen.kwargs())
 
 
-def _not_yours(run: Run) -> str:
+def not_yours(run: Run) -> str:
     return f"This run belongs to <@{run.owner_id}>; start your own with `/play`."
 
 
@@ -205,6 +245,18 @@ def _name(interaction: discord.Interaction[Any]) -> str:
 def _is_ephemeral(interaction: discord.Interaction[Any]) -> bool:
     message = interaction.message
     return bool(message is not None and message.flags.ephemeral)
+
+
+def _log_start(run: Run, interaction: discord.Interaction[Any]) -> None:
+    log.info("run %s: %s (%s, %s) started by user %s", run.id, run.game, run.variant,
+             run.kind.value, interaction.user.id)
+
+
+def _log_refusal(
+    interaction: discord.Interaction[Any], run_id: int | None, refusal: Refusal
+) -> None:
+    log.info("refused: run %s, user %s: %s (%s)", run_id, interaction.user.id,
+             type(refusal).__name__, refusal)
 
 
 async def setup(bot: DungeonBot) -> None:

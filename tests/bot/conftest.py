@@ -46,9 +46,9 @@ async def make_bot(db_path: Path) -> AsyncIterator[Callable[..., DungeonBot]]:
 
     yield make
     for bot in made:
-        service = getattr(bot, "service", None)
-        if service is not None:
-            await service.close()
+        core = getattr(bot, "core", None)
+        if core is not None:
+            await core.close()
 
 
 @pytest.fixture
@@ -88,10 +88,10 @@ class World:
         self.bob = self.guild.add_member(env.create_user("bob"))
 
     @property
-    def service(self) -> Any:
+    def core(self) -> Any:
         bot = self.env.bot
         assert isinstance(bot, DungeonBot)
-        return bot.service
+        return bot.core
 
     async def slash(self, actor: Any, name: str, **options: Any) -> simcord.InteractionResult:
         """Run a slash command (in #games for a member); it must be answered."""
@@ -143,16 +143,16 @@ class World:
 
     @staticmethod
     def moves(message: Any) -> list[dict[str, Any]]:
-        """The enabled game-action buttons (custom ids ``dd:...``)."""
+        """The enabled game-action buttons (custom ids ``dd.m:...``)."""
         return [
             b for b in World.buttons(message)
-            if b["custom_id"].startswith("dd:") and not b.get("disabled")
+            if b["custom_id"].startswith("dd.m:") and not b.get("disabled")
         ]
 
     @staticmethod
     def control(message: Any, verb: str) -> dict[str, Any]:
-        """The control button ``verb`` (custom id ``ddc:<verb>:...``)."""
-        found = [b for b in World.buttons(message) if b["custom_id"].startswith(f"ddc:{verb}:")]
+        """The control button ``verb`` (custom id ``dd.c:<verb>:...``)."""
+        found = [b for b in World.buttons(message) if b["custom_id"].startswith(f"dd.c:{verb}:")]
         ids = [b["custom_id"] for b in World.buttons(message)]
         assert len(found) == 1, f"no single {verb!r} control among {ids}"
         return found[0]

@@ -16,18 +16,18 @@ async def test_a_whole_run_by_clicking_ends_on_the_final_board(world, error_logs
     assert not board.ephemeral
     assert GAMES[game].title in board.embeds[0].title
     assert world.moves(board), "a new board offers actions"
-    run = (await world.service.unfinished_runs(world.alice.id, game))[0]
+    run = (await world.core.runs.unfinished(world.alice.id, game))[0]
 
     final = await world.play_to_the_end(world.alice, board, random.Random(game))
 
-    run = await world.service.get_run(run.id)
+    run = await world.core.runs.get(run.id)
     assert run.status == "over"
     assert final.id == board.id, "every click edited the board in place"
     text = world.description(final)
-    assert outcome_heading(run.view) in text
-    assert run.view["score_text"] in text
+    assert outcome_heading(run.table) in text
+    assert run.table["score_text"] in text
     assert [b["label"] for b in world.buttons(final)] == ["Play again"]
-    assert len(await world.service.moves(run.id)) == run.moves > 0
+    assert len(await world.core.runs.moves(run.id)) == run.moves > 0
 
 
 async def test_play_again_starts_a_new_run_of_the_same_game_and_variant(world, error_logs):
@@ -40,7 +40,7 @@ async def test_play_again_starts_a_new_run_of_the_same_game_and_variant(world, e
     new = again.response
     assert new.id != final.id, "the finished board stays as it was"
     assert world.message(final).embeds[0].title == final.embeds[0].title
-    runs = await world.service.unfinished_runs(world.alice.id, "donsol")
+    runs = await world.core.runs.unfinished(world.alice.id, "donsol")
     assert [(r.variant, r.kind) for r in runs] == [("hard", "practice")]
     assert runs[0].id != first
     assert f"run #{runs[0].id}" in new.embeds[0].title
@@ -49,7 +49,7 @@ async def test_play_again_starts_a_new_run_of_the_same_game_and_variant(world, e
 async def test_play_with_an_unfinished_run_offers_resume_or_abandon(world, error_logs):
     board = await world.play(world.alice, "donsol")
     await world.click(world.alice, board, world.moves(board)[0]["custom_id"])
-    (run,) = await world.service.unfinished_runs(world.alice.id, "donsol")
+    (run,) = await world.core.runs.unfinished(world.alice.id, "donsol")
 
     offer = await world.play(world.alice, "donsol", variant="easy")
     assert "unfinished Donsol run (move 1)" in world.description(offer)
@@ -58,13 +58,13 @@ async def test_play_with_an_unfinished_run_offers_resume_or_abandon(world, error
     resumed = (await world.click(world.alice, offer, world.control(offer, "resume")["custom_id"]))
     assert resumed.response.id == offer.id
     assert f"run #{run.id}" in resumed.response.embeds[0].title
-    assert all(f"dd:{run.id}:1:" in b["custom_id"] for b in world.moves(resumed.response))
+    assert all(f"dd.m:{run.id}:1:" in b["custom_id"] for b in world.moves(resumed.response))
 
     offer = await world.play(world.alice, "donsol", variant="easy")
     fresh = await world.click(world.alice, offer, world.control(offer, "abandon")["custom_id"])
-    (new,) = await world.service.unfinished_runs(world.alice.id, "donsol")
+    (new,) = await world.core.runs.unfinished(world.alice.id, "donsol")
     assert new.id != run.id and new.variant == "easy"
-    assert (await world.service.get_run(run.id)).status == "resigned"
+    assert (await world.core.runs.get(run.id)).status == "resigned"
     assert f"run #{new.id}" in fresh.response.embeds[0].title
 
 
@@ -85,7 +85,7 @@ async def test_a_variant_the_game_does_not_have_is_refused(world, error_logs):
         f"Donsol has no {other!r} variant: choose normal, easy or hard, "
         "or leave the variant out to play normal."
     )
-    assert await world.service.unfinished_runs(world.alice.id) == []
+    assert await world.core.runs.unfinished(world.alice.id) == []
 
 
 async def test_every_variant_of_every_game_is_a_choice(world, error_logs):
@@ -103,18 +103,18 @@ async def test_undo_takes_back_the_last_move_of_a_practice_run(world, error_logs
     assert "undo" not in str(world.buttons(board)), "nothing to undo before the first move"
     before = board.embeds[0].to_dict()["fields"]
     played = (await world.click(world.alice, board, world.moves(board)[0]["custom_id"])).response
-    run = (await world.service.unfinished_runs(world.alice.id))[0]
+    run = (await world.core.runs.unfinished(world.alice.id))[0]
     assert run.moves == 1
 
     undone = (await world.click(world.alice, played, world.control(played, "undo")["custom_id"]))
-    assert (await world.service.get_run(run.id)).moves == 0
+    assert (await world.core.runs.get(run.id)).moves == 0
     assert undone.response.embeds[0].to_dict()["fields"] == before
-    assert await world.service.moves(run.id) == []
+    assert await world.core.runs.moves(run.id) == []
 
 
 async def test_resigning_asks_first_and_keep_playing_changes_nothing(world, error_logs):
     board = await world.play(world.alice, "donsol")
-    (run,) = await world.service.unfinished_runs(world.alice.id)
+    (run,) = await world.core.runs.unfinished(world.alice.id)
 
     asked = await world.click(world.alice, board, world.control(board, "resign")["custom_id"])
     assert "Resign this run?" in world.description(asked.response)
@@ -122,13 +122,13 @@ async def test_resigning_asks_first_and_keep_playing_changes_nothing(world, erro
     back = await world.click(world.alice, asked.response,
                              world.control(asked.response, "board")["custom_id"])
     assert world.moves(back.response)
-    assert (await world.service.get_run(run.id)).status == "playing"
+    assert (await world.core.runs.get(run.id)).status == "playing"
 
     asked = await world.click(world.alice, back.response,
                               world.control(back.response, "resign")["custom_id"])
     done = await world.click(world.alice, asked.response,
                              world.control(asked.response, "confirm")["custom_id"])
-    assert (await world.service.get_run(run.id)).status == "resigned"
+    assert (await world.core.runs.get(run.id)).status == "resigned"
     assert world.description(done.response).endswith("**You resigned this run.**")
     assert "Take a card" not in world.description(done.response)
     assert [b["label"] for b in world.buttons(done.response)] == ["Play again"]
@@ -144,7 +144,7 @@ async def test_games_lists_unfinished_runs_and_brings_a_board_back(world, error_
     listed = (await world.slash(world.alice, "games")).response
     assert listed.ephemeral
     assert listed.content.count("practice") == 2
-    shows = [b for b in world.buttons(listed) if b["custom_id"].startswith("ddc:show:")]
+    shows = [b for b in world.buttons(listed) if b["custom_id"].startswith("dd.c:show:")]
     assert [b["label"] for b in shows] == [f"1. {GAMES[other].title}", "2. Donsol"]
 
     shown = await world.click(world.alice, listed, shows[1]["custom_id"])
@@ -162,5 +162,5 @@ async def test_play_works_in_direct_messages(world, error_logs):
     assert board.embeds[0].title.startswith("Donsol")
     played = await world.click(carol, board, world.moves(board)[0]["custom_id"])
     assert "move 1" in played.response.embeds[0].footer.text
-    (run,) = await world.service.unfinished_runs(carol.id)
+    (run,) = await world.core.runs.unfinished(carol.id)
     assert run.guild_id is None

@@ -5,12 +5,12 @@ from __future__ import annotations
 import logging
 import random
 
-from bot import replies
+from bot import replies, screens
 
 
 async def test_another_players_click_is_refused_and_changes_nothing(world, error_logs):
     board = await world.play(world.alice, "donsol")
-    (run,) = await world.service.unfinished_runs(world.alice.id)
+    (run,) = await world.core.runs.unfinished(world.alice.id)
     before = world.message(board).embeds[0].to_dict()
 
     for button in [*world.moves(board), world.control(board, "resign")]:
@@ -21,23 +21,23 @@ async def test_another_players_click_is_refused_and_changes_nothing(world, error
         )
 
     assert world.message(board).embeds[0].to_dict() == before
-    assert await world.service.moves(run.id) == []
-    assert (await world.service.get_run(run.id)).status == "playing"
+    assert await world.core.runs.moves(run.id) == []
+    assert (await world.core.runs.get(run.id)).status == "playing"
 
 
 async def test_a_stale_click_plays_nothing_and_brings_the_board_up_to_date(world, error_logs):
     old = await world.play(world.alice, "donsol")
     listed = (await world.slash(world.alice, "games")).response
-    (show,) = [b for b in world.buttons(listed) if b["custom_id"].startswith("ddc:show:")]
+    (show,) = [b for b in world.buttons(listed) if b["custom_id"].startswith("dd.c:show:")]
     new = (await world.click(world.alice, listed, show["custom_id"])).response
     current = (await world.click(world.alice, new, world.moves(new)[0]["custom_id"])).response
-    (run,) = await world.service.unfinished_runs(world.alice.id)
-    log_before = await world.service.moves(run.id)
+    (run,) = await world.core.runs.unfinished(world.alice.id)
+    log_before = await world.core.runs.moves(run.id)
 
     stale = await world.click(world.alice, old, world.moves(old)[-1]["custom_id"])
 
     assert len(log_before) == 1
-    assert await world.service.moves(run.id) == log_before
+    assert await world.core.runs.moves(run.id) == log_before
     redrawn = stale.response
     assert redrawn.id == old.id
     assert redrawn.embeds[0].description.startswith(
@@ -54,15 +54,15 @@ async def test_a_stale_undo_or_resign_changes_nothing(world, error_logs):
     played = (await world.click(world.alice, old, world.moves(old)[0]["custom_id"])).response
     # An older copy of the board: brought back from /games before the move was played.
     listed = (await world.slash(world.alice, "games")).response
-    (show,) = [b for b in world.buttons(listed) if b["custom_id"].startswith("ddc:show:")]
+    (show,) = [b for b in world.buttons(listed) if b["custom_id"].startswith("dd.c:show:")]
     copy = (await world.click(world.alice, listed, show["custom_id"])).response
     undone = await world.click(world.alice, played, world.control(played, "undo")["custom_id"])
-    (run,) = await world.service.unfinished_runs(world.alice.id)
+    (run,) = await world.core.runs.unfinished(world.alice.id)
     assert run.moves == 0
 
     stale = await world.click(world.alice, copy, world.control(copy, "undo")["custom_id"])
 
-    assert (await world.service.get_run(run.id)).moves == 0
+    assert (await world.core.runs.get(run.id)).moves == 0
     assert "older board" in world.description(stale.response)
     assert world.moves(stale.response) == world.moves(undone.response)
 
@@ -70,14 +70,14 @@ async def test_a_stale_undo_or_resign_changes_nothing(world, error_logs):
 async def test_a_control_of_a_finished_run_only_shows_it(world, error_logs):
     board = await world.play(world.alice, "donsol")
     listed = (await world.slash(world.alice, "games")).response
-    (show,) = [b for b in world.buttons(listed) if b["custom_id"].startswith("ddc:show:")]
+    (show,) = [b for b in world.buttons(listed) if b["custom_id"].startswith("dd.c:show:")]
     copy = (await world.click(world.alice, listed, show["custom_id"])).response
-    (run,) = await world.service.unfinished_runs(world.alice.id)
+    (run,) = await world.core.runs.unfinished(world.alice.id)
     await world.play_to_the_end(world.alice, board, random.Random(3))
 
     late = await world.click(world.alice, copy, world.control(copy, "resign")["custom_id"])
 
-    assert (await world.service.get_run(run.id)).status == "over"
+    assert (await world.core.runs.get(run.id)).status == "over"
     assert world.description(late.response).startswith("*This run is over.*")
     assert [b["label"] for b in world.buttons(late.response)] == ["Play again"]
 
@@ -86,12 +86,12 @@ async def test_an_unexpected_error_gets_an_error_id_and_changes_nothing(
     world, error_logs, monkeypatch
 ):
     board = await world.play(world.alice, "donsol")
-    (run,) = await world.service.unfinished_runs(world.alice.id)
+    (run,) = await world.core.runs.unfinished(world.alice.id)
 
     async def broken(*args, **kwargs):
         raise RuntimeError("the dungeon collapsed")
 
-    monkeypatch.setattr(world.service, "act", broken)
+    monkeypatch.setattr(world.core.runs, "act", broken)
     monkeypatch.setattr(replies, "new_error_id", lambda: "c0ffee")
     result = await world.click(world.alice, board, world.moves(board)[0]["custom_id"])
 
@@ -100,7 +100,7 @@ async def test_an_unexpected_error_gets_an_error_id_and_changes_nothing(
     assert "c0ffee" in result.response.content
     assert world.message(board).embeds[0].to_dict() == board.embeds[0].to_dict()
     monkeypatch.undo()
-    assert await world.service.moves(run.id) == []
+    assert await world.core.runs.moves(run.id) == []
     (record,) = error_logs
     assert record.levelno == logging.ERROR and record.exc_info is not None
     message = record.getMessage()
@@ -114,7 +114,7 @@ async def test_an_unexpected_error_in_a_command_gets_an_error_id(
     async def broken(*args, **kwargs):
         raise RuntimeError("no more cards")
 
-    monkeypatch.setattr(world.service, "unfinished_runs", broken)
+    monkeypatch.setattr(world.core.runs, "unfinished", broken)
     monkeypatch.setattr(replies, "new_error_id", lambda: "bad123")
     result = await world.slash(world.alice, "games")
 
@@ -127,3 +127,25 @@ async def test_an_unexpected_error_in_a_command_gets_an_error_id(
     # simcord saw the command fail too (the tree's on_error): expected here.
     (recorded,) = world.env.errors
     assert isinstance(recorded.__cause__ or recorded.original, RuntimeError)
+
+
+async def test_a_value_error_from_a_renderer_is_a_bug_not_a_refusal(
+    world, error_logs, monkeypatch
+):
+    """Only the core's refusals are answered as refusals: a ValueError raised while drawing
+    the board is a bug, answered with an error id and logged with its traceback."""
+    board = await world.play(world.alice, "donsol")
+
+    def broken(*args, **kwargs):
+        raise ValueError("a renderer bug")
+
+    monkeypatch.setattr(screens, "board", broken)
+    monkeypatch.setattr(replies, "new_error_id", lambda: "abc123")
+    result = await world.click(world.alice, board, world.moves(board)[0]["custom_id"])
+
+    assert result.ephemeral
+    assert result.response.content == replies.unexpected_text("abc123")
+    (record,) = error_logs
+    assert record.levelno == logging.ERROR and "abc123" in record.getMessage()
+    assert "a renderer bug" in str(record.exc_info[1])
+    error_logs.clear()

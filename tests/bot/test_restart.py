@@ -19,8 +19,8 @@ def command_syncs(env, where: str = "/commands"):
 async def test_a_board_from_before_a_restart_keeps_working(world, make_bot, error_logs):
     board = await world.play(world.alice, "donsol")
     board = (await world.click(world.alice, board, world.moves(board)[0]["custom_id"])).response
-    (run,) = await world.service.unfinished_runs(world.alice.id)
-    played = await world.service.moves(run.id)
+    (run,) = await world.core.runs.unfinished(world.alice.id)
+    played = await world.core.runs.moves(run.id)
     old_bot = world.env.bot
 
     await world.env.restart_bot(make_bot())
@@ -29,8 +29,8 @@ async def test_a_board_from_before_a_restart_keeps_working(world, make_bot, erro
     button = world.moves(world.message(board))[0]
     result = await world.click(world.alice, board, button["custom_id"])
     action = button["custom_id"].split(":", 3)[3]
-    assert await world.service.moves(run.id) == [*played, action]
-    assert (await world.service.get_run(run.id)).moves == 2
+    assert await world.core.runs.moves(run.id) == [*played, action]
+    assert (await world.core.runs.get(run.id)).moves == 2
     assert "move 2" in result.response.embeds[0].footer.text
     assert len(command_syncs(world.env)) == 1, "unchanged commands are not synced again"
 

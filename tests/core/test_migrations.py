@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from bot.migrate import migrate
-from bot.store import MIGRATIONS, Store, load_migrations, split_statements
-from tests.service.conftest import execute, query
+from store.migrations import folder, load_migrations, split_statements
+from store.sqlite import SqliteStore as Store
+from tests.core.conftest import execute, query
+
+MIGRATIONS = folder("sqlite")
 
 ROOT = Path(__file__).resolve().parents[2]
 LATEST = load_migrations(MIGRATIONS)[-1].version
@@ -99,8 +102,8 @@ async def test_connection_settings(db_path: Path) -> None:
     db = await Store.open(db_path)
     try:
         pragmas = await db.read(
-            lambda conn: [
-                conn.execute(f"PRAGMA {name}").fetchone()[0]
+            lambda tx: [
+                tx.conn.execute(f"PRAGMA {name}").fetchone()[0]
                 for name in ("journal_mode", "foreign_keys", "synchronous", "busy_timeout")
             ]
         )

@@ -1,4 +1,4 @@
-"""Fixtures for the service tests: a fresh database file per test, a hand-driven clock."""
+"""Fixtures for the core tests: a fresh database file per test, a hand-driven clock."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import GameService
+from core import Core
 
 SECRET = "test-secret"
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -50,8 +50,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def service(db_path: Path, clock: Clock) -> AsyncIterator[GameService]:
-    svc = await GameService.open(db_path, clock=clock, daily_secret=SECRET)
+async def core(db_path: Path, clock: Clock) -> AsyncIterator[Core]:
+    svc = await Core.open(db_path, clock=clock, daily_secret=SECRET)
     yield svc
     await svc.close()
 
@@ -66,7 +66,7 @@ def query(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any,
 
 
 def execute(path: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
-    """Change the file behind the service's back (to corrupt or tamper with it)."""
+    """Change the file behind the core's back (to corrupt or tamper with it)."""
     conn = sqlite3.connect(path)
     try:
         with conn:

@@ -6,7 +6,7 @@ import asyncio
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 
-from bot.service import GameService, StaleBoard
+from core import Core, StaleBoard
 
 TIMEOUT = 30.0
 
@@ -19,12 +19,12 @@ def race(path: str, owner_id: int, run_ids: list[int], barrier: Barrier, results
 async def _race(
     path: str, owner_id: int, run_ids: list[int], barrier: Barrier, results: Queue
 ) -> None:
-    async with await GameService.open(path) as service:
+    async with await Core.open(path) as core:
         for run_id in run_ids:
-            run = await service.get_run(run_id)
+            run = await core.runs.get(run_id)
             await asyncio.to_thread(barrier.wait, TIMEOUT)
             try:
-                await service.act(run_id, owner_id, 0, run.actions[0])
+                await core.runs.act(run_id, owner_id, 0, run.actions[0])
                 results.put((run_id, "applied"))
             except StaleBoard as exc:
                 results.put((run_id, f"stale at {exc.run.moves}"))

@@ -6,9 +6,9 @@ import asyncio
 import multiprocessing
 from pathlib import Path
 
-from bot.service import GameService, Run, StaleBoard
-from tests.service import racer
-from tests.service.conftest import Clock, query
+from core import Core, Run, StaleBoard
+from tests.core import racer
+from tests.core.conftest import Clock, query
 
 ALICE = 1001
 
@@ -17,30 +17,30 @@ def outcomes(results: list[Run | BaseException]) -> list[str]:
     return sorted(type(r).__name__ for r in results)
 
 
-async def test_simultaneous_acts_on_one_connection(service: GameService, db_path: Path) -> None:
-    run = await service.start_run(ALICE, "donsol", seed=0)
+async def test_simultaneous_acts_on_one_connection(core: Core, db_path: Path) -> None:
+    run = await core.runs.start(ALICE, "donsol", seed=0)
     results = await asyncio.gather(
-        *(service.act(run.id, ALICE, 0, action) for action in run.actions * 2),
+        *(core.runs.act(run.id, ALICE, 0, action) for action in run.actions * 2),
         return_exceptions=True,
     )
     assert outcomes(results) == ["Run"] + ["StaleBoard"] * (len(results) - 1)
     (applied,) = [r for r in results if isinstance(r, Run)]
     assert all(r.run == applied for r in results if isinstance(r, StaleBoard))
     assert query(db_path, "SELECT count(*), max(number) FROM moves") == [(1, 1)]
-    assert (await service.get_run(run.id)).moves == 1
+    assert (await core.runs.get(run.id)).moves == 1
 
 
 async def test_simultaneous_acts_from_two_connections(db_path: Path, clock: Clock) -> None:
     async with (
-        await GameService.open(db_path, clock=clock) as one,
-        await GameService.open(db_path, clock=clock) as two,
+        await Core.open(db_path, clock=clock) as one,
+        await Core.open(db_path, clock=clock) as two,
     ):
         for seed in range(5):
-            run = await one.start_run(ALICE, "donsol", seed=seed)
+            run = await one.runs.start(ALICE, "donsol", seed=seed)
             action = run.actions[0]
             results = await asyncio.gather(
-                one.act(run.id, ALICE, 0, action),
-                two.act(run.id, ALICE, 0, action),
+                one.runs.act(run.id, ALICE, 0, action),
+                two.runs.act(run.id, ALICE, 0, action),
                 return_exceptions=True,
             )
             assert outcomes(results) == ["Run", "StaleBoard"]
@@ -48,8 +48,8 @@ async def test_simultaneous_acts_from_two_connections(db_path: Path, clock: Cloc
 
 
 async def test_simultaneous_acts_from_two_processes(db_path: Path, clock: Clock) -> None:
-    async with await GameService.open(db_path, clock=clock) as service:
-        run_ids = [(await service.start_run(ALICE, "donsol", seed=s)).id for s in range(8)]
+    async with await Core.open(db_path, clock=clock) as core:
+        run_ids = [(await core.runs.start(ALICE, "donsol", seed=s)).id for s in range(8)]
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(2)
     results = context.Queue()
@@ -68,5 +68,5 @@ async def test_simultaneous_acts_from_two_processes(db_path: Path, clock: Clock)
     assert query(db_path, "SELECT run_id, number FROM moves ORDER BY run_id") == [
         (run_id, 1) for run_id in run_ids
     ]
-    async with await GameService.open(db_path, clock=clock) as service:
-        assert [(await service.get_run(i)).moves for i in run_ids] == [1] * len(run_ids)
+    async with await Core.open(db_path, clock=clock) as core:
+        assert [(await core.runs.get(i)).moves for i in run_ids] == [1] * len(run_ids)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import BrokenRun, GameService
+from core import BrokenRun, Core
 from rules import GAMES, replay
-from tests.service.conftest import Clock, execute, query, snapshot
-from tests.service.test_act import play_out
+from tests.core.conftest import Clock, execute, query, snapshot
+from tests.core.test_act import play_out
 
 ALICE = 1001
 DONSOL = GAMES["donsol"]
@@ -35,24 +35,24 @@ def corrupt_engine_tag(path: Path, run_id: int) -> None:
 async def test_an_unloadable_state_is_rebuilt_by_replay_and_written_back(
     db_path: Path, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async with await GameService.open(db_path, clock=clock) as svc:
-        run = await svc.start_run(ALICE, "donsol", seed=0)
-        run = await svc.act(run.id, ALICE, 0, "take 3D")
-        run = await svc.act(run.id, ALICE, 1, "take 4H")
+    async with await Core.open(db_path, clock=clock) as svc:
+        run = await svc.runs.start(ALICE, "donsol", seed=0)
+        run = await svc.runs.act(run.id, ALICE, 0, "take 3D")
+        run = await svc.runs.act(run.id, ALICE, 1, "take 4H")
     corrupt_engine_tag(db_path, run.id)
-    caplog.set_level(logging.INFO, logger="bot.service")
-    async with await GameService.open(db_path, clock=clock) as svc:
-        rebuilt = await svc.get_run(run.id)
+    caplog.set_level(logging.INFO, logger="core")
+    async with await Core.open(db_path, clock=clock) as svc:
+        rebuilt = await svc.runs.get(run.id)
         assert rebuilt == run
         assert engine_tag(db_path, run.id) == "donsol/1"
         assert f"run {run.id}: stored state not loadable" in caplog.text
 
         corrupt_engine_tag(db_path, run.id)  # the listing repairs too
-        assert await svc.unfinished_runs(ALICE) == [run]
+        assert await svc.runs.unfinished(ALICE) == [run]
         assert engine_tag(db_path, run.id) == "donsol/1"
 
         corrupt_engine_tag(db_path, run.id)  # and so does acting, in the same transaction
-        after = await svc.act(run.id, ALICE, 2, "take 8C")
+        after = await svc.runs.act(run.id, ALICE, 2, "take 8C")
         expected = replay("donsol", None, 0, ["take 3D", "take 4H", "take 8C"])
         assert DONSOL.dump(after.state) == DONSOL.dump(expected)
         assert engine_tag(db_path, run.id) == "donsol/1"
@@ -60,45 +60,45 @@ async def test_an_unloadable_state_is_rebuilt_by_replay_and_written_back(
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_every_game_rebuilds_an_unloadable_state(
-    service: GameService, db_path: Path, game: str
+    core: Core, db_path: Path, game: str
 ) -> None:
     rng = random.Random(game)
-    run = await service.start_run(ALICE, game, seed=3)
+    run = await core.runs.start(ALICE, game, seed=3)
     for _ in range(4):
         if run.actions:
-            run = await service.act(run.id, ALICE, run.moves, rng.choice(run.actions))
+            run = await core.runs.act(run.id, ALICE, run.moves, rng.choice(run.actions))
     execute(
         db_path, "UPDATE runs SET state = json_set(state, '$.engine', ?) WHERE id = ?",
         (f"{game}/0", run.id),
     )
-    rebuilt = await service.get_run(run.id)
+    rebuilt = await core.runs.get(run.id)
     assert rebuilt == run
     assert engine_tag(db_path, run.id) == f"{game}/{GAMES[game].format_version}"
 
 
 async def test_a_run_whose_moves_no_longer_replay_is_reported_broken(
-    service: GameService, db_path: Path
+    core: Core, db_path: Path
 ) -> None:
-    run = await service.start_run(ALICE, "donsol", seed=0)
-    run = await service.act(run.id, ALICE, 0, "take 3D")
+    run = await core.runs.start(ALICE, "donsol", seed=0)
+    run = await core.runs.act(run.id, ALICE, 0, "take 3D")
     corrupt_engine_tag(db_path, run.id)
     execute(db_path, "UPDATE moves SET action = 'take QS' WHERE run_id = ?", (run.id,))
     before = snapshot(db_path)
     with pytest.raises(BrokenRun, match="cannot be resumed"):
-        await service.get_run(run.id)
+        await core.runs.get(run.id)
     with pytest.raises(BrokenRun):
-        await service.act(run.id, ALICE, 1, "take JC")
+        await core.runs.act(run.id, ALICE, 1, "take JC")
     assert snapshot(db_path) == before
 
 
 async def test_a_finished_run_is_ranked_once_its_replay_agrees(
-    service: GameService, db_path: Path
+    core: Core, db_path: Path
 ) -> None:
-    daily = await service.start_daily(ALICE, "donsol")
-    practice = await service.start_run(ALICE, "donsol", seed=9)
+    daily = await core.daily.start_new(ALICE, "donsol")
+    practice = await core.runs.start(ALICE, "donsol", seed=9)
     for run in (daily, practice):
-        run = await play_out(service, run, random.Random(run.id))
-        assert run.ranked and (await service.get_run(run.id)).ranked
+        run = await play_out(core, run, random.Random(run.id))
+        assert run.ranked and (await core.runs.get(run.id)).ranked
     assert query(db_path, "SELECT kind, ranked FROM runs ORDER BY id") == [
         ("daily", 1),
         ("practice", 1),
@@ -106,15 +106,15 @@ async def test_a_finished_run_is_ranked_once_its_replay_agrees(
 
 
 async def test_a_tampered_state_is_not_ranked(
-    service: GameService, db_path: Path, caplog: pytest.LogCaptureFixture
+    core: Core, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    run = await service.start_run(ALICE, "donsol", seed=0)
-    run = await service.act(run.id, ALICE, 0, "take 3D")
+    run = await core.runs.start(ALICE, "donsol", seed=0)
+    run = await core.runs.act(run.id, ALICE, 0, "take 3D")
     # Five XP nobody earned: the state still loads, but no replay of the moves gives it.
     execute(
         db_path, "UPDATE runs SET state = json_set(state, '$.xp', 6) WHERE id = ?", (run.id,)
     )
-    run = await play_out(service, await service.get_run(run.id), random.Random(1))
+    run = await play_out(core, await core.runs.get(run.id), random.Random(1))
     assert run.status == "over" and not run.ranked
     assert query(db_path, "SELECT ranked FROM runs WHERE id = ?", (run.id,)) == [(0,)]
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
@@ -122,12 +122,12 @@ async def test_a_tampered_state_is_not_ranked(
 
 
 async def test_a_tampered_move_is_not_ranked(
-    service: GameService, db_path: Path, caplog: pytest.LogCaptureFixture
+    core: Core, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    run = await service.start_run(ALICE, "donsol", seed=0)  # room 3D JC 8C 4H
-    run = await service.act(run.id, ALICE, 0, "take 3D")
+    run = await core.runs.start(ALICE, "donsol", seed=0)  # room 3D JC 8C 4H
+    run = await core.runs.act(run.id, ALICE, 0, "take 3D")
     execute(db_path, "UPDATE moves SET action = 'take 4H' WHERE run_id = ?", (run.id,))
-    run = await play_out(service, run, random.Random(2))
+    run = await play_out(core, run, random.Random(2))
     assert run.status == "over" and not run.ranked
     assert any(
         r.levelno == logging.WARNING and r.getMessage().startswith(f"run {run.id}:")

@@ -1,0 +1,108 @@
+"""The core: what Dungeon Deck does, with no Discord in it.
+
+One module per concern, each a small class over a shared :class:`~core.context.Context`
+(the store, the clock, fresh seeds):
+
+- ``runs``: starting, reading and playing runs (act, undo, resign, abandon);
+- ``daily``: daily seeds, commitments, day numbers, the daily's window and runs;
+- ``settings``: per-server settings and meta values.
+
+:class:`Core` opens a store and wires them together; the Discord adapter (``bot/``), the
+tests and the benchmarks all drive it the same way::
+
+    core = await Core.open("data/dungeon-deck.sqlite3")
+    run = await core.runs.start(user_id, "donsol")
+    run = await core.runs.act(run.id, user_id, run.version, run.actions[0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from core.clock import Clock, system_clock
+from core.context import Context, random_seed
+from core.daily import Daily, ranking_window
+from core.errors import (
+    AlreadyPlayed,
+    BadRequest,
+    BrokenRun,
+    CannotUndo,
+    IllegalMove,
+    NotYourRun,
+    Refusal,
+    RunNotFound,
+    RunOver,
+    StaleBoard,
+)
+from core.model import Run, RunKind, RunStatus
+from core.runs import Runs
+from core.settings import Settings
+from store import open_store
+from store.base import Store
+
+
+class Core:
+    """Every concern of the core over one store. Open with :meth:`open`, end with :meth:`close`."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        random_seed: Callable[[], int] | None = None,
+        daily_secret: str | None = None,
+    ) -> None:
+        self.store = store
+        self.ctx = Context(store, clock or system_clock, random_seed or _random_seed)
+        self.runs = Runs(self.ctx, ranking_window)
+        self.daily = Daily(self.ctx, self.runs, daily_secret)
+        self.settings = Settings(self.ctx)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Clock | None = None,
+        random_seed: Callable[[], int] | None = None,
+        daily_secret: str | None = None,
+        synchronous: str = "FULL",
+    ) -> Core:
+        """Open the database at ``path``, apply pending migrations and return the core."""
+        store = await open_store(path, synchronous=synchronous)
+        try:
+            await store.migrate()
+            return cls(store, clock=clock, random_seed=random_seed, daily_secret=daily_secret)
+        except BaseException:
+            await store.close()
+            raise
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    async def __aenter__(self) -> Core:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+_random_seed = random_seed
+
+__all__ = [
+    "AlreadyPlayed",
+    "BadRequest",
+    "BrokenRun",
+    "CannotUndo",
+    "Core",
+    "IllegalMove",
+    "NotYourRun",
+    "Refusal",
+    "Run",
+    "RunKind",
+    "RunNotFound",
+    "RunOver",
+    "RunStatus",
+    "StaleBoard",
+]

@@ -1,0 +1,204 @@
+"""The daily: one deal per game, variant and UTC day for every player in the world.
+
+- **Seeds.** A day's seed is ``HMAC-SHA256(secret, "<game>/<variant>/<YYYY-MM-DD>")``'s first
+  8 bytes (``rules.deal.daily_seed``); its commitment (SHA-256 of the seed) is public from the
+  start, the seed itself only once the day is closed.
+- **Day numbers.** Per game, 2026-12-01 is #1.
+- **The day's life.** Day D's deal opens at D 00:00 UTC. A run of it may be finished until
+  D+1 01:00 UTC and still rank; at 01:00 the day closes, its boards are final and its seed is
+  revealed. Runs unfinished then can still be played to the end, unranked. No seed is
+  revealed while a run of its deal can still rank.
+- **One run per player, game, variant and day**, across every server and DM (a unique key in
+  the store); asking again brings the same run back.
+- **Rules versions.** The first daily of a day pins the game's rules version for that day. A
+  bot upgraded mid-day with other rules refuses that day's daily with a clear sentence
+  instead of mixing versions on one board; the new rules reach the daily from the next day.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from core.checks import check_day, check_game, check_variant
+from core.context import Context
+from core.errors import AlreadyPlayed, BadRequest
+from core.model import Run, RunKind, RunStatus
+from core.runs import Runs, insert_run, load
+from rules.deal import commitment, daily_seed
+from store.base import Conflict, NewRun, Tx
+
+#: Day #1 of every game's daily.
+EPOCH = date(2026, 12, 1)
+#: How long after midnight a run of the day before may still be finished and rank.
+GRACE = timedelta(hours=1)
+SECRET_KEY = "daily_secret"
+
+
+def day_number(day: str) -> int:
+    """The day's number: 2026-12-01 is #1."""
+    return (date.fromisoformat(day) - EPOCH).days + 1
+
+
+def day_of_number(number: int) -> str:
+    return (EPOCH + timedelta(days=number - 1)).isoformat()
+
+
+def opens_at(day: str) -> datetime:
+    """When the day's deal opens (00:00 UTC)."""
+    return datetime.combine(date.fromisoformat(day), time(0), tzinfo=UTC)
+
+
+def closes_at(day: str) -> datetime:
+    """When the day's boards become final and its seed is revealed (01:00 UTC the day after)."""
+    return opens_at(day) + timedelta(days=1) + GRACE
+
+
+def next_deal_at(today: str) -> datetime:
+    """When the next day's deal opens."""
+    return opens_at(today) + timedelta(days=1)
+
+
+def ranking_window(run: Run, now: str) -> bool:
+    """Whether a run ending at ``now`` may rank (its replay is checked besides).
+
+    A daily ranks only if it ends before its day closes (resigned ones too: they appear on
+    the board as resigned, with their score so far). A resigned practice run never ranks.
+    """
+    if run.kind is RunKind.DAILY:
+        assert run.day is not None
+        return datetime.fromisoformat(now) < closes_at(run.day)
+    return run.status is not RunStatus.RESIGNED
+
+
+@dataclass(frozen=True)
+class DailyStart:
+    """What ``/daily`` gets: the run, and whether it was dealt just now."""
+
+    run: Run
+    created: bool
+
+
+class Daily:
+    """Daily seeds, commitments and runs."""
+
+    def __init__(self, ctx: Context, runs: Runs, secret: str | None = None) -> None:
+        if secret is not None and not secret:
+            raise ValueError("the daily secret must not be empty")
+        self._ctx = ctx
+        self._runs = runs
+        self._secret = secret
+
+    async def secret(self) -> str:
+        """The secret daily seeds derive from: given at start, or generated once and kept in
+        the database."""
+        if self._secret is None:
+            fresh = secrets.token_hex(32)
+            self._secret = await self._ctx.store.write(_add_meta, SECRET_KEY, fresh)
+        return self._secret
+
+    def today(self) -> str:
+        return self._ctx.today()
+
+    def is_closed(self, day: str) -> bool:
+        return self._ctx.clock() >= closes_at(check_day(day))
+
+    async def seed(self, game: str, variant: str | None, day: str) -> int:
+        """The day's seed, whether revealed or not (for the core's own use)."""
+        engine = check_game(game)
+        return daily_seed(await self.secret(), engine.key, check_variant(engine, variant),
+                          check_day(day))
+
+    async def commitment(self, game: str, variant: str | None, day: str) -> str:
+        """The day's commitment: public from the start."""
+        return commitment(await self.seed(game, variant, day))
+
+    async def revealed_seed(self, game: str, variant: str | None, day: str) -> int:
+        """The day's seed once the day is closed; ``BadRequest`` saying when, before."""
+        day = check_day(day)
+        if not self.is_closed(day):
+            when = closes_at(day).strftime("%Y-%m-%d %H:%M UTC")
+            raise BadRequest(
+                f"The seed of {day} is revealed when its boards close, at {when}: runs of "
+                "that deal can still rank until then."
+            )
+        return await self.seed(game, variant, day)
+
+    async def start(
+        self,
+        owner_id: int,
+        game: str,
+        variant: str | None = None,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> DailyStart:
+        """Today's run of ``game``: the one the player has, or a new one on today's deal."""
+        engine = check_game(game)
+        variant = check_variant(engine, variant)
+        day = self.today()
+        seed = daily_seed(await self.secret(), engine.key, variant, day)
+        new = self._runs.deal(
+            owner_id, engine.key, variant, guild_id=guild_id, channel_id=channel_id, seed=seed,
+            day=day, kind=RunKind.DAILY,
+        )
+        return await self._ctx.store.write(_start_tx, new, f"rules:{engine.key}:{day}")
+
+    async def start_new(
+        self,
+        owner_id: int,
+        game: str,
+        variant: str | None = None,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> Run:
+        """Start today's daily; ``AlreadyPlayed`` (with the run) if the player has one."""
+        started = await self.start(
+            owner_id, game, variant, guild_id=guild_id, channel_id=channel_id
+        )
+        if not started.created:
+            raise AlreadyPlayed(started.run)
+        return started.run
+
+    async def practise(
+        self,
+        owner_id: int,
+        game: str,
+        variant: str | None,
+        day: str,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> Run:
+        """A practice run on a closed day's deal: unranked, apart from the daily and streaks."""
+        seed = await self.revealed_seed(game, variant, day)
+        return await self._runs.start(
+            owner_id, game, variant, guild_id=guild_id, channel_id=channel_id, seed=seed,
+            day=check_day(day),
+        )
+
+
+def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str) -> DailyStart:
+    row, state = new
+    assert row.day is not None
+    existing = tx.daily_run(row.owner_id, row.game, row.variant, row.day)
+    if existing is not None:
+        return DailyStart(load(tx, existing, repair=True), created=False)
+    pinned = tx.add_meta(rules_key, row.rules)
+    if pinned != row.rules:
+        raise BadRequest(
+            f"Today's {row.game} daily is played under rules {pinned}, which this version of "
+            "the bot no longer has; the daily returns with the new rules tomorrow."
+        )
+    try:
+        return DailyStart(insert_run(tx, row, state), created=True)
+    except Conflict:  # pragma: no cover - the check above runs in the same write transaction
+        existing = tx.daily_run(row.owner_id, row.game, row.variant, row.day)
+        assert existing is not None
+        return DailyStart(load(tx, existing, repair=True), created=False)
+
+
+def _add_meta(tx: Tx, key: str, value: str) -> str:
+    return tx.add_meta(key, value)

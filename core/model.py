@@ -1,0 +1,86 @@
+"""What the core hands up: a run as stored, with its engine state loaded, and its kinds and
+statuses as enums (they are ``str`` enums, so they compare equal to the stored text)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from rules import GAMES, Game
+from store.base import RunRow
+
+
+class RunStatus(StrEnum):
+    PLAYING = "playing"
+    OVER = "over"
+    RESIGNED = "resigned"
+
+
+class RunKind(StrEnum):
+    PRACTICE = "practice"
+    DAILY = "daily"
+    CHALLENGE = "challenge"
+    SERIES = "series"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run as stored, with its engine state loaded.
+
+    ``version`` counts the writes to the run; a board shows the run at one version, and every
+    write from that board must find the run still there.
+    """
+
+    id: int
+    owner_id: int
+    guild_id: int | None
+    channel_id: int | None
+    game: str
+    variant: str
+    seed: int
+    deck: tuple[str, ...] | None
+    kind: RunKind
+    day: str | None  # "YYYY-MM-DD": the daily's day, or the past day whose deal is practised
+    status: RunStatus
+    outcome: str | None
+    score: list[int]
+    moves: int
+    version: int
+    ranked: bool
+    rules: str
+    hinted: bool
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+    state: Any = dataclasses.field(repr=False)
+
+    @classmethod
+    def from_row(cls, row: RunRow, state: Any) -> Run:
+        names = [f.name for f in dataclasses.fields(cls) if f.name != "state"]
+        fields = {name: getattr(row, name) for name in names}
+        fields.update(kind=RunKind(row.kind), status=RunStatus(row.status))
+        return cls(**fields, state=state)
+
+    @property
+    def engine(self) -> Game[Any]:
+        return GAMES[self.game]
+
+    @property
+    def table(self) -> dict[str, Any]:
+        """The engine's public view of the state (``Game.view``): what the board draws."""
+        return self.engine.view(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.status is not RunStatus.PLAYING
+
+    @property
+    def actions(self) -> list[str]:
+        """The legal actions now; none once the run is over or resigned."""
+        return [] if self.over else self.engine.actions(self.state)
+
+    @property
+    def title(self) -> str:
+        return self.engine.title

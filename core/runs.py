@@ -1,0 +1,405 @@
+"""Runs: starting, reading and playing them, one transaction per operation.
+
+Every write takes the clicker's user id and the version of the run the clicker's board
+showed, and checks both inside the one transaction that writes: ``act``, ``undo``,
+``resign`` and ``abandon`` (which resigns and starts anew atomically). A board that is out
+of date gets ``StaleBoard`` with the run as it is now, and nothing is written.
+
+The log of moves is the truth; the stored state is a cache of it. A state that no longer
+loads is rebuilt by replaying the moves, and a finished run is ranked only when replaying its
+moves from the deal gives exactly the state stored.
+
+Choices where the rules left room:
+
+- Resigning ends a run with status ``resigned``, outcome ``lost`` and its score so far.
+- Undo is for practice runs still being played: it replays all moves but the last and
+  removes that move from the log (practice runs are never ranked).
+- "Newest first" for unfinished runs means most recently played first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from core.checks import check_game, check_id, check_optional_id, check_run_id, check_variant
+from core.context import Context
+from core.errors import (
+    BadRequest,
+    BrokenRun,
+    CannotUndo,
+    IllegalMove,
+    NotYourRun,
+    RunNotFound,
+    RunOver,
+    StaleBoard,
+)
+from core.model import Run, RunKind, RunStatus
+from rules import GAMES, Game, IllegalAction, replay
+from rules.deal import check_seed
+from store.base import Conflict, NewRun, RunChange, RunRow, Tx
+
+log = logging.getLogger(__name__)
+
+#: Decides whether a run that ends now ranks (besides replaying to its state): the daily's
+#: window. ``(run, now) -> bool``.
+Eligibility = Callable[[Run, str], bool]
+
+
+def always(run: Run, now: str) -> bool:
+    return True
+
+
+class _NeedsRepair(Exception):
+    """Raised inside a read transaction: loading needs a rebuild, which must be written."""
+
+
+class Runs:
+    """Runs and moves. ``eligible`` says whether a finishing run may rank (see ``core.daily``)."""
+
+    def __init__(self, ctx: Context, eligible: Eligibility = always) -> None:
+        self._ctx = ctx
+        self._eligible = eligible
+
+    # ----- starting -----------------------------------------------------------------------
+
+    async def start(
+        self,
+        owner_id: int,
+        game: str,
+        variant: str | None = None,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        seed: int | None = None,
+        deck: Sequence[str] | None = None,
+        day: str | None = None,
+        kind: RunKind = RunKind.PRACTICE,
+    ) -> Run:
+        """Start a run: a random deal, the deal of ``seed``, or ``deck`` (top first).
+
+        ``day`` records the day whose deal this is (a past daily's deal practised). Raises
+        ``BadRequest`` for an unknown game or variant, or a bad seed or deck.
+        """
+        new = self.deal(
+            owner_id, game, variant, guild_id=guild_id, channel_id=channel_id, seed=seed,
+            deck=deck, day=day, kind=kind,
+        )
+        return await self._ctx.store.write(insert_run, *new)
+
+    def deal(
+        self,
+        owner_id: int,
+        game: str,
+        variant: str | None = None,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        seed: int | None = None,
+        deck: Sequence[str] | None = None,
+        day: str | None = None,
+        kind: RunKind = RunKind.PRACTICE,
+    ) -> tuple[NewRun, Any]:
+        """The row and engine state of a new run, not yet stored (checked, dealt now)."""
+        engine = check_game(game)
+        variant = check_variant(engine, variant)
+        owner_id = check_id(owner_id, "user")
+        guild_id = check_optional_id(guild_id, "server")
+        channel_id = check_optional_id(channel_id, "channel")
+        if seed is None:
+            seed = self._ctx.random_seed()
+        try:
+            state = engine.new(check_seed(seed), variant, deck)
+        except ValueError as exc:
+            raise BadRequest(f"That deal cannot be dealt: {exc}.") from None
+        view = engine.view(state)
+        over = bool(view["over"])
+        now = self._ctx.now()
+        row = NewRun(
+            owner_id=owner_id, guild_id=guild_id, channel_id=channel_id, game=engine.key,
+            variant=variant, seed=seed, deck=None if deck is None else tuple(deck),
+            kind=kind.value, day=day, status=(RunStatus.OVER if over else RunStatus.PLAYING).value,
+            outcome=view["outcome"], score=list(view["score"]), state=engine.dump(state),
+            ranked=over,  # ended before any move: the deal is its own replay
+            rules=engine.rules_tag, now=now, finished_at=now if over else None,
+        )
+        return row, state
+
+    # ----- reading ------------------------------------------------------------------------
+
+    async def get(self, run_id: int) -> Run:
+        """The run; ``RunNotFound`` if there is none."""
+        run_id = check_run_id(run_id)
+        try:
+            return await self._ctx.store.read(get_run, run_id, False)
+        except _NeedsRepair:
+            return await self._ctx.store.write(get_run, run_id, True)
+
+    async def unfinished(self, owner_id: int, game: str | None = None) -> list[Run]:
+        """The player's runs still being played (of ``game`` if given), most recently played
+        first."""
+        owner_id = check_id(owner_id, "user")
+        try:
+            return await self._ctx.store.read(_unfinished_tx, owner_id, game, False)
+        except _NeedsRepair:
+            return await self._ctx.store.write(_unfinished_tx, owner_id, game, True)
+
+    async def moves(self, run_id: int) -> list[str]:
+        """The run's actions in order (the log); ``RunNotFound``."""
+        return await self._ctx.store.read(_moves_tx, check_run_id(run_id))
+
+    # ----- playing ------------------------------------------------------------------------
+
+    async def act(self, run_id: int, user_id: int, version: int, action: str) -> Run:
+        """Apply one action to the run as the board at ``version`` showed it; the new run.
+
+        Raises ``RunNotFound``, ``NotYourRun``, ``RunOver``, ``StaleBoard`` (the run is no
+        longer at ``version``) or ``IllegalMove`` (with the engine's reason); a refusal writes
+        nothing. The move row and the new state are committed together, durably.
+        """
+        return await self._ctx.store.write(
+            self._act_tx, check_run_id(run_id), user_id, version, action, self._ctx.now()
+        )
+
+    async def resign(self, run_id: int, user_id: int, version: int) -> Run:
+        """End the run as lost, with its score so far."""
+        return await self._ctx.store.write(
+            self._resign_tx, check_run_id(run_id), user_id, version, self._ctx.now()
+        )
+
+    async def undo(self, run_id: int, user_id: int, version: int) -> Run:
+        """Take back the last move of a practice run: replay all moves but the last.
+
+        Raises ``CannotUndo`` for another kind of run or a run without moves.
+        """
+        return await self._ctx.store.write(
+            self._undo_tx, check_run_id(run_id), user_id, version, self._ctx.now()
+        )
+
+    async def abandon(
+        self, run_id: int, user_id: int, version: int, variant: str | None = None
+    ) -> Run:
+        """Resign the unfinished run and start a new practice run of its game in ``variant``
+        (its own when None), in one transaction: both happen, or neither. The new run."""
+        return await self._ctx.store.write(
+            self._abandon_tx, check_run_id(run_id), user_id, version, variant, self._ctx.now()
+        )
+
+    async def mark_hinted(self, run_id: int, user_id: int, version: int) -> Run:
+        """Record that the player asked for a hint on this run (shown in stats)."""
+        return await self._ctx.store.write(
+            self._hinted_tx, check_run_id(run_id), user_id, version, self._ctx.now()
+        )
+
+    # ----- transactions -------------------------------------------------------------------
+
+    def _act_tx(
+        self, tx: Tx, run_id: int, user_id: int, version: int, action: str, now: str
+    ) -> Run:
+        run = _as_shown(tx, run_id, user_id, version)
+        try:
+            state = run.engine.apply(run.state, action)
+        except IllegalAction as exc:
+            raise IllegalMove(run, str(exc)) from None
+        number = run.moves + 1
+        try:
+            tx.append_move(run.id, number, action, now)
+        except Conflict:
+            # The move number is taken although the run row said otherwise: treat as stale.
+            raise StaleBoard(run) from None
+        return self._save(tx, run, state, number, now)
+
+    def _resign_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str) -> Run:
+        run = _as_shown(tx, run_id, user_id, version)
+        return self._finish(tx, run, RunStatus.RESIGNED, now)
+
+    def _undo_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str) -> Run:
+        run = _as_shown(tx, run_id, user_id, version)
+        if run.kind is not RunKind.PRACTICE:
+            raise CannotUndo(run, "Only practice runs can be undone: every move here counts.")
+        if run.moves == 0:
+            raise CannotUndo(run, "There is no move to undo yet.")
+        actions = tx.actions(run.id)[: run.moves - 1]
+        state = replay(run.game, run.variant, run.seed, actions, run.deck)
+        tx.delete_move(run.id, run.moves)
+        return self._save(tx, run, state, run.moves - 1, now)
+
+    def _abandon_tx(
+        self, tx: Tx, run_id: int, user_id: int, version: int, variant: str | None, now: str
+    ) -> Run:
+        run = _as_shown(tx, run_id, user_id, version)
+        # Dealt inside the transaction (a shuffle, no I/O): a bad variant refuses before
+        # anything is written, and the run cannot change between the check and the write.
+        new = self.deal(
+            user_id, run.game, variant or run.variant, guild_id=run.guild_id,
+            channel_id=run.channel_id,
+        )
+        self._finish(tx, run, RunStatus.RESIGNED, now)
+        return insert_run(tx, *new)
+
+    def _hinted_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str) -> Run:
+        run = _as_shown(tx, run_id, user_id, version)
+        if run.hinted:
+            return run
+        saved = dataclasses.replace(run, hinted=True, version=run.version + 1)
+        _update(tx, saved, run.version, run.engine.dump(run.state), now)
+        return saved
+
+    # ----- helpers of the transactions ----------------------------------------------------
+
+    def _save(self, tx: Tx, run: Run, state: Any, moves: int, now: str) -> Run:
+        """Write ``state`` as the run's state after ``moves`` moves (the log already says so)."""
+        engine = run.engine
+        dump = engine.dump(state)
+        view = engine.view(state)
+        over = bool(view["over"])
+        saved = dataclasses.replace(
+            run,
+            state=state,
+            moves=moves,
+            status=RunStatus.OVER if over else RunStatus.PLAYING,
+            outcome=view["outcome"],
+            score=list(view["score"]),
+            version=run.version + 1,
+            finished_at=now if over else None,
+            updated_at=now,
+        )
+        if over:
+            saved = dataclasses.replace(saved, ranked=self._ranks(tx, saved, dump, now))
+        _update(tx, saved, run.version, dump, now)
+        return saved
+
+    def _finish(self, tx: Tx, run: Run, status: RunStatus, now: str) -> Run:
+        """End the run as it stands (resigned: lost, with its score so far)."""
+        dump = run.engine.dump(run.state)
+        saved = dataclasses.replace(
+            run, status=status, outcome="lost", version=run.version + 1, updated_at=now,
+            finished_at=now,
+        )
+        saved = dataclasses.replace(saved, ranked=self._ranks(tx, saved, dump, now))
+        _update(tx, saved, run.version, dump, now)
+        return saved
+
+    def _ranks(self, tx: Tx, run: Run, dump: dict[str, Any], now: str) -> bool:
+        return self._eligible(run, now) and verified(
+            run.engine, run.variant, run.seed, tx.actions(run.id), run.deck, dump, run.id
+        )
+
+
+# ----- transactions shared with the other concerns ------------------------------------------
+
+
+def insert_run(tx: Tx, new: NewRun, state: Any) -> Run:
+    """Store a dealt run (``Runs.deal``) and return it. ``Conflict`` if a unique key (one
+    daily per player) forbids it."""
+    run_id = tx.insert_run(new)
+    row = tx.run(run_id)
+    assert row is not None
+    return Run.from_row(row, state)
+
+
+def get_run(tx: Tx, run_id: int, repair: bool) -> Run:
+    row = tx.run(run_id)
+    if row is None:
+        raise RunNotFound(run_id)
+    return load(tx, row, repair=repair)
+
+
+def load(tx: Tx, row: RunRow, *, repair: bool) -> Run:
+    """The run of ``row``, its state loaded, or rebuilt by replaying its moves.
+
+    A rebuilt state is written back, so only a write transaction may ``repair``; a read
+    transaction raises ``_NeedsRepair`` and the caller retries in a write transaction.
+    """
+    engine = GAMES.get(row.game)
+    if engine is None:
+        log.error("run %s: game %r is not installed", row.id, row.game)
+        raise BrokenRun(row.id)
+    if row.rules != engine.rules_tag:
+        log.warning("run %s: dealt under rules %s, this bot has %s", row.id, row.rules,
+                    engine.rules_tag)
+        raise BrokenRun(
+            row.id,
+            f"This run was dealt under older {engine.title} rules ({row.rules}) that this "
+            "version of the bot no longer plays, so it cannot be resumed.",
+        )
+    try:
+        state = engine.load(row.state)
+    except ValueError as exc:
+        if not repair:
+            raise _NeedsRepair from exc
+        state = _rebuild(tx, engine, row, exc)
+    return Run.from_row(row, state)
+
+
+def verified(
+    engine: Game[Any],
+    variant: str,
+    seed: int,
+    actions: list[str],
+    deck: Sequence[str] | None,
+    dump: dict[str, Any],
+    run_id: int,
+) -> bool:
+    """True if replaying ``actions`` from the deal gives exactly ``dump``; logs a mismatch."""
+    try:
+        replayed = engine.dump(replay(engine.key, variant, seed, actions, deck))
+    except ValueError as exc:
+        log.warning("run %s: its %d moves do not replay (%s); not ranked", run_id, len(actions),
+                    exc)
+        return False
+    if replayed != dump:
+        log.warning("run %s: replaying its %d moves gives another result than the one stored; "
+                    "not ranked", run_id, len(actions))
+        return False
+    return True
+
+
+def _as_shown(tx: Tx, run_id: int, user_id: int, version: int) -> Run:
+    """The run, if it is the clicker's, still being played, and at the board's version."""
+    run = get_run(tx, run_id, True)
+    if run.owner_id != user_id:
+        raise NotYourRun(run)
+    if run.over:
+        raise RunOver(run)
+    if run.version != version:
+        raise StaleBoard(run)
+    return run
+
+
+def _update(tx: Tx, run: Run, expected: int, dump: dict[str, Any], now: str) -> None:
+    change = RunChange(
+        id=run.id, expected=expected, state=dump, moves=run.moves, score=list(run.score),
+        status=run.status.value, outcome=run.outcome, ranked=run.ranked, now=now,
+        finished_at=run.finished_at, hinted=run.hinted,
+    )
+    if not tx.update_run(change):  # cannot happen in one write transaction; never overwrite
+        raise StaleBoard(get_run(tx, run.id, True))
+
+
+def _unfinished_tx(tx: Tx, owner_id: int, game: str | None, repair: bool) -> list[Run]:
+    return [load(tx, row, repair=repair) for row in tx.unfinished(owner_id, game)]
+
+
+def _moves_tx(tx: Tx, run_id: int) -> list[str]:
+    if tx.run(run_id) is None:
+        raise RunNotFound(run_id)
+    return tx.actions(run_id)
+
+
+def _rebuild(tx: Tx, engine: Game[Any], row: RunRow, why: Exception) -> Any:
+    """Replay the run's logged moves from its deal, and store the result as its state."""
+    actions = tx.actions(row.id)[: row.moves]
+    try:
+        if len(actions) != row.moves:
+            raise ValueError(f"the log holds {len(actions)} moves, the run says {row.moves}")
+        state = replay(engine.key, row.variant, row.seed, actions, row.deck)
+    except ValueError as exc:  # IllegalAction included: the log no longer replays
+        log.error("run %s: cannot rebuild its state (%s) by replay: %s", row.id, why, exc)
+        raise BrokenRun(row.id) from exc
+    tx.update_state(row.id, row.version, engine.dump(state))
+    log.info("run %s: stored state not loadable (%s); rebuilt from %d moves", row.id, why,
+             row.moves)
+    return state

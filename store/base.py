@@ -1,0 +1,128 @@
+"""What every storage backend provides: the rows it hands up, and the transaction interface.
+
+The core runs each operation as one transaction: a plain function ``fn(tx, *args)`` that a
+backend runs on its own worker thread (see :meth:`Store.read` and :meth:`Store.write`). ``tx``
+offers named queries only; the core never sees SQL, a driver's row type or its errors. A
+backend turns a unique-key violation into :class:`Conflict` and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+
+class Conflict(Exception):
+    """A write broke a uniqueness rule: the row it would add exists already."""
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One stored run, decoded: JSON columns are Python values, the seed an int."""
+
+    id: int
+    owner_id: int
+    guild_id: int | None
+    channel_id: int | None
+    game: str
+    variant: str
+    seed: int
+    deck: tuple[str, ...] | None
+    kind: str
+    day: str | None
+    status: str
+    outcome: str | None
+    score: list[int]
+    state: dict[str, Any]
+    moves: int
+    version: int
+    ranked: bool
+    rules: str
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+    hinted: bool = False
+    challenge_id: int | None = None
+
+
+@dataclass(frozen=True)
+class NewRun:
+    """What inserting a run needs; the store adds the id, ``moves = 0`` and ``version = 0``."""
+
+    owner_id: int
+    guild_id: int | None
+    channel_id: int | None
+    game: str
+    variant: str
+    seed: int
+    deck: tuple[str, ...] | None
+    kind: str
+    day: str | None
+    status: str
+    outcome: str | None
+    score: list[int]
+    state: dict[str, Any]
+    ranked: bool
+    rules: str
+    now: str
+    finished_at: str | None
+    challenge_id: int | None = None
+
+
+@dataclass(frozen=True)
+class RunChange:
+    """A run's new standing after a write; applied only if the run is still at ``expected``
+    (its version), and the version then goes up by one."""
+
+    id: int
+    expected: int
+    state: dict[str, Any]
+    moves: int
+    score: list[int]
+    status: str
+    outcome: str | None
+    ranked: bool
+    now: str
+    finished_at: str | None
+    hinted: bool = False
+
+
+class Tx(Protocol):
+    """The named queries of one transaction (all synchronous: they run on the store's thread)."""
+
+    def run(self, run_id: int) -> RunRow | None: ...
+    def unfinished(self, owner_id: int, game: str | None) -> list[RunRow]: ...
+    def daily_run(self, owner_id: int, game: str, variant: str, day: str) -> RunRow | None: ...
+    def insert_run(self, run: NewRun) -> int: ...
+    def update_run(self, change: RunChange) -> bool: ...
+    def update_state(self, run_id: int, version: int, state: dict[str, Any]) -> bool: ...
+    def append_move(self, run_id: int, number: int, action: str, at: str) -> None: ...
+    def actions(self, run_id: int) -> list[str]: ...
+    def delete_move(self, run_id: int, number: int) -> None: ...
+    def meta(self, key: str) -> str | None: ...
+    def set_meta(self, key: str, value: str) -> None: ...
+    def add_meta(self, key: str, value: str) -> str: ...
+    def guild_settings(self, guild_id: int) -> dict[str, str]: ...
+    def set_guild_setting(self, guild_id: int, key: str, value: str) -> None: ...
+
+
+class Store(Protocol):
+    """A database: transactions in, results out. Open with the backend's ``open``."""
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(tx, *args)`` in a read transaction (one consistent snapshot)."""
+        ...
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(tx, *args)`` in a write transaction, committed durably when it returns;
+        if ``fn`` raises, nothing it wrote stays and the exception propagates."""
+        ...
+
+    async def migrate(self) -> int:
+        """Apply pending migrations; return the schema version."""
+        ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,378 @@
+"""The SQLite backend: one aiosqlite connection, its migration runner and the named queries.
+
+Every transaction is a plain function ``fn(tx, *args)`` that :meth:`SqliteStore.read` /
+:meth:`SqliteStore.write` run on aiosqlite's connection thread as a single job. One job per
+transaction means one thread hop per transaction (instead of one per statement), and since the
+thread runs jobs one after another, two transactions on one connection never interleave.
+Across processes, writers use ``BEGIN IMMEDIATE`` and wait for each other through SQLite's
+busy timeout.
+
+The SQL lives here as named, parameterised queries; :class:`SqliteTx` turns rows into the
+plain dataclasses of ``store.base`` and ``sqlite3.IntegrityError`` into ``Conflict``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from store.base import Conflict, NewRun, RunChange, RunRow
+from store.migrations import folder, load_migrations
+
+T = TypeVar("T")
+
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+BUSY_TIMEOUT_MS = 5000
+DIALECT = "sqlite"
+
+
+class SqliteStore:
+    """One long-lived aiosqlite connection in WAL mode with foreign keys on.
+
+    ``synchronous`` is ``FULL`` by default: a commit returns only once it is durable.
+    """
+
+    dialect = DIALECT
+
+    def __init__(self, conn: aiosqlite.Connection, raw: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self._raw = raw
+        self.path = path
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        synchronous: str = "FULL",
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> SqliteStore:
+        """Open (creating it and its folder if needed) the database file at ``path``.
+
+        Raises ``ValueError`` for an unknown ``synchronous`` level.
+        """
+        level = synchronous.upper()
+        if level not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {level!r}")
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: the sqlite3 module starts no transaction of its own; ours are
+        # explicit BEGIN ... COMMIT.
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            # aiosqlite has no public "run this callable on your thread"; its private
+            # ``_execute`` (present in every release) is what each of its own methods uses,
+            # and ``_conn`` is the sqlite3 connection that thread owns.
+            raw: sqlite3.Connection = conn._conn
+            store = cls(conn, raw, path)
+            await store._call(_configure, level, busy_timeout_ms)
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Close the connection (waiting for queued transactions first)."""
+        await self._conn.close()
+
+    async def migrate(self, path: str | Path | None = None) -> int:
+        """Apply the migrations (of ``path``, default the shipped SQLite ones) that are newer
+        than the database; return its version.
+
+        Each file runs in one transaction together with its ``PRAGMA user_version`` bump.
+        Raises ``ValueError`` for a badly named migration file or a database newer than them.
+        """
+        return await self._call(_migrate, folder(DIALECT) if path is None else Path(path))
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(tx, *args)`` in a read transaction (one consistent snapshot)."""
+        return await self._call(_transaction, "BEGIN", fn, args)
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(tx, *args)`` in a write transaction, committed durably when it returns.
+
+        If ``fn`` raises, everything it wrote is rolled back and the exception propagates.
+        """
+        return await self._call(_transaction, "BEGIN IMMEDIATE", fn, args)
+
+    async def backup(self, target: str | Path) -> None:
+        """Copy the database, consistently, to the file ``target`` while it stays in use."""
+        await self._call(_backup, Path(target))
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self._conn._execute(fn, self._raw, *args)
+
+
+def _configure(conn: sqlite3.Connection, synchronous: str, busy_timeout_ms: int) -> None:
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute(f"PRAGMA synchronous = {synchronous}")  # checked against SYNCHRONOUS
+    conn.execute("PRAGMA foreign_keys = ON")
+
+
+def _transaction(
+    conn: sqlite3.Connection, begin: str, fn: Callable[..., T], args: Sequence[Any]
+) -> T:
+    conn.execute(begin)
+    try:
+        result = fn(SqliteTx(conn), *args)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _backup(conn: sqlite3.Connection, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    copy = sqlite3.connect(target)
+    try:
+        conn.backup(copy)
+    finally:
+        copy.close()
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    """The schema version recorded in the database file."""
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _migrate(conn: sqlite3.Connection, path: Path) -> int:
+    migrations = load_migrations(path)
+    latest = migrations[-1].version if migrations else 0
+    current = user_version(conn)
+    if current > latest:
+        raise ValueError(
+            f"the database is at schema version {current}, newer than this code ({latest}): "
+            "run a newer release"
+        )
+    for migration in migrations:
+        if migration.version <= current:
+            continue
+        # Table rebuilds need foreign keys off; the switch is a no-op inside a transaction.
+        conn.execute("PRAGMA foreign_keys = OFF")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have applied it while we waited for the write lock.
+            current = user_version(conn)
+            if migration.version > current:
+                for statement in migration.statements:
+                    conn.execute(statement)
+                broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise ValueError(f"{migration.name} breaks {len(broken)} foreign keys")
+                conn.execute(f"PRAGMA user_version = {migration.version:d}")
+                current = migration.version
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        finally:
+            conn.execute("PRAGMA foreign_keys = ON")
+    return current
+
+
+# ----- named queries ----------------------------------------------------------------------
+
+_RUN_COLUMNS = """
+    id, owner_id, guild_id, channel_id, game, variant, seed, deck, kind, day, status, outcome,
+    score, state, moves, version, ranked, rules, hinted, created_at, updated_at, finished_at
+"""
+
+SELECT_RUN = f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = :id"
+
+SELECT_UNFINISHED = f"""
+    SELECT {_RUN_COLUMNS} FROM runs
+    WHERE owner_id = :owner_id AND status = 'playing' AND (:game IS NULL OR game = :game)
+    ORDER BY updated_at DESC, id DESC
+"""
+
+SELECT_DAILY = f"""
+    SELECT {_RUN_COLUMNS} FROM runs
+    WHERE kind = 'daily' AND owner_id = :owner_id AND game = :game AND variant = :variant
+      AND day = :day
+"""
+
+INSERT_RUN = """
+    INSERT INTO runs (owner_id, guild_id, channel_id, game, variant, seed, deck, kind, day,
+                      status, outcome, score, score_key, state, moves, version, ranked, rules,
+                      created_at, updated_at, finished_at)
+    VALUES (:owner_id, :guild_id, :channel_id, :game, :variant, :seed, :deck, :kind, :day,
+            :status, :outcome, :score, :score_key, :state, 0, 0, :ranked, :rules, :now, :now,
+            :finished_at)
+"""
+
+# The compare-and-set: the row changes only if nobody wrote to it since version :expected.
+UPDATE_RUN = """
+    UPDATE runs
+    SET state = :state, moves = :moves, score = :score, score_key = :score_key,
+        status = :status, outcome = :outcome, ranked = :ranked, hinted = :hinted,
+        version = version + 1, updated_at = :now, finished_at = :finished_at
+    WHERE id = :id AND version = :expected
+"""
+
+UPDATE_STATE = "UPDATE runs SET state = :state WHERE id = :id AND version = :version"
+
+INSERT_MOVE = """
+    INSERT INTO moves (run_id, number, action, at) VALUES (:run_id, :number, :action, :at)
+"""
+
+SELECT_ACTIONS = "SELECT action FROM moves WHERE run_id = :run_id ORDER BY number"
+
+DELETE_MOVE = "DELETE FROM moves WHERE run_id = :run_id AND number = :number"
+
+SELECT_META = "SELECT value FROM meta WHERE key = :key"
+UPSERT_META = """
+    INSERT INTO meta (key, value) VALUES (:key, :value)
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+"""
+INSERT_META_IF_ABSENT = "INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT DO NOTHING"
+
+SELECT_GUILD_SETTINGS = "SELECT key, value FROM guild_settings WHERE guild_id = :guild_id"
+UPSERT_GUILD_SETTING = """
+    INSERT INTO guild_settings (guild_id, key, value) VALUES (:guild_id, :key, :value)
+    ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value
+"""
+
+
+def score_key(score: Sequence[int]) -> str:
+    """Text that sorts like the score list (parts zero-padded): what leaderboards index."""
+    return ".".join(f"{max(0, min(int(part), 999_999)):06d}" for part in score)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class SqliteTx:
+    """The named queries over one connection inside one transaction."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    # ----- runs -----------------------------------------------------------------------------
+
+    def run(self, run_id: int) -> RunRow | None:
+        row = self.conn.execute(SELECT_RUN, {"id": run_id}).fetchone()
+        return None if row is None else _run_row(row)
+
+    def unfinished(self, owner_id: int, game: str | None) -> list[RunRow]:
+        rows = self.conn.execute(SELECT_UNFINISHED, {"owner_id": owner_id, "game": game})
+        return [_run_row(row) for row in rows]
+
+    def daily_run(self, owner_id: int, game: str, variant: str, day: str) -> RunRow | None:
+        params = {"owner_id": owner_id, "game": game, "variant": variant, "day": day}
+        row = self.conn.execute(SELECT_DAILY, params).fetchone()
+        return None if row is None else _run_row(row)
+
+    def insert_run(self, run: NewRun) -> int:
+        params = {
+            "owner_id": run.owner_id, "guild_id": run.guild_id, "channel_id": run.channel_id,
+            "game": run.game, "variant": run.variant, "seed": str(run.seed),
+            "deck": None if run.deck is None else _json(list(run.deck)), "kind": run.kind,
+            "day": run.day, "status": run.status, "outcome": run.outcome,
+            "score": _json(run.score), "score_key": score_key(run.score),
+            "state": _json(run.state), "ranked": int(run.ranked), "rules": run.rules,
+            "now": run.now, "finished_at": run.finished_at,
+        }
+        try:
+            cursor = self.conn.execute(INSERT_RUN, params)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from None
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def update_run(self, change: RunChange) -> bool:
+        params = {
+            "id": change.id, "expected": change.expected, "state": _json(change.state),
+            "moves": change.moves, "score": _json(change.score),
+            "score_key": score_key(change.score), "status": change.status,
+            "outcome": change.outcome, "ranked": int(change.ranked),
+            "hinted": int(change.hinted), "now": change.now, "finished_at": change.finished_at,
+        }
+        return self.conn.execute(UPDATE_RUN, params).rowcount == 1
+
+    def update_state(self, run_id: int, version: int, state: dict[str, Any]) -> bool:
+        params = {"id": run_id, "version": version, "state": _json(state)}
+        return self.conn.execute(UPDATE_STATE, params).rowcount == 1
+
+    # ----- moves ----------------------------------------------------------------------------
+
+    def append_move(self, run_id: int, number: int, action: str, at: str) -> None:
+        params = {"run_id": run_id, "number": number, "action": action, "at": at}
+        try:
+            self.conn.execute(INSERT_MOVE, params)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from None
+
+    def actions(self, run_id: int) -> list[str]:
+        return [row[0] for row in self.conn.execute(SELECT_ACTIONS, {"run_id": run_id})]
+
+    def delete_move(self, run_id: int, number: int) -> None:
+        self.conn.execute(DELETE_MOVE, {"run_id": run_id, "number": number})
+
+    # ----- meta and settings ----------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute(SELECT_META, {"key": key}).fetchone()
+        return None if row is None else row[0]
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(UPSERT_META, {"key": key, "value": value})
+
+    def add_meta(self, key: str, value: str) -> str:
+        self.conn.execute(INSERT_META_IF_ABSENT, {"key": key, "value": value})
+        stored = self.meta(key)
+        assert stored is not None
+        return stored
+
+    def guild_settings(self, guild_id: int) -> dict[str, str]:
+        rows = self.conn.execute(SELECT_GUILD_SETTINGS, {"guild_id": guild_id}).fetchall()
+        return {row[0]: row[1] for row in rows}
+
+    def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
+        self.conn.execute(UPSERT_GUILD_SETTING, {"guild_id": guild_id, "key": key, "value": value})
+
+
+def _run_row(row: sqlite3.Row) -> RunRow:
+    return RunRow(
+        id=row["id"],
+        owner_id=row["owner_id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game=row["game"],
+        variant=row["variant"],
+        seed=int(row["seed"]),
+        deck=None if row["deck"] is None else tuple(json.loads(row["deck"])),
+        kind=row["kind"],
+        day=row["day"],
+        status=row["status"],
+        outcome=row["outcome"],
+        score=json.loads(row["score"]),
+        state=_state(row["state"]),
+        moves=row["moves"],
+        version=row["version"],
+        ranked=bool(row["ranked"]),
+        rules=row["rules"],
+        hinted=bool(row["hinted"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _state(text: str) -> dict[str, Any]:
+    # An unreadable state is the core's to repair by replay, not a reason to lose the row.
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
