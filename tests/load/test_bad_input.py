@@ -41,7 +41,7 @@ long_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)),
                     min_size=101, max_size=600).map(lambda s: s * 8)
 
 
-@dataclass
+@dataclass(repr=False)
 class World:
     """Alice's three runs one move in, Bob's finished run, and the tables as they were."""
 
@@ -78,9 +78,9 @@ def world(live_bot) -> World:
         live_bot.send(lambda i=moves[0]: discord.click(BOB, finished, i), 5)
     legal = {parse_move(i)[:3] for b in boards.values()
              for i in _live_moves(discord.messages[b])}
-    real_ids = sorted({b["custom_id"] for m in [*boards.values(), finished]
-                       for b in p.buttons(discord.messages[m])}
-                      | {b["custom_id"] for m in old.values() for b in p.buttons(m)})
+    # Move buttons only: a control clicked as it is (Undo, Play again) does what it says.
+    real_ids = sorted({i for m in boards.values() for i in _live_moves(discord.messages[m])}
+                      | {i for m in old.values() for i in _live_moves(m)})
     return World(boards, old, actions, legal, real_ids, finished, finished_run,
                  live_bot.tables())
 
@@ -110,8 +110,6 @@ def forged_ids(draw: st.DrawFn, world: World) -> str:
         return real[: g.start()] + str(number) + real[g.end():]
     if how in ("action", "other game"):
         move = parse_move(real)
-        if move is None:
-            return real + draw(nasty_text)
         if how == "action":
             action = draw(st.from_regex(r"[a-z]{1,12}( [0-9A-Za-z]{1,4}){0,4}", fullmatch=True)
                           | nasty_text)
@@ -120,10 +118,10 @@ def forged_ids(draw: st.DrawFn, world: World) -> str:
         return real[: len(real) - len(move.action)] + action
     if how == "legacy":  # the first release's ids: dd:<run>:<move>:<action>, ddc:<verb>:<run>:<n>
         move = parse_move(real)
-        if move is None:
+        if draw(st.booleans()):
             # Bob's finished run, or none: on Alice's runs these are her controls to the
-            # first release (undo, confirm), not bad input.
-            verb = draw(st.sampled_from(["undo", "resign", "confirm", "board", "again"]))
+            # first release (undo, confirm), and "again" starts a run; not bad input.
+            verb = draw(st.sampled_from(["undo", "resign", "confirm", "board"]))
             run = draw(st.sampled_from([world.finished_run, 10**6 + draw(st.integers(0, 99))]))
             return f"ddc:{verb}:{run}:{draw(st.integers(0, 99))}"
         return f"dd:{move.run_id}:{move.version}:{move.action}"
