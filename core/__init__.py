@@ -5,7 +5,8 @@ One module per concern, each a small class over a shared :class:`~core.context.C
 
 - ``runs``: starting, reading and playing runs (act, undo, resign, abandon);
 - ``daily``: daily seeds, commitments, day numbers, the daily's window and runs;
-- ``settings``: per-server settings and meta values.
+- ``rankings``: a day's leaderboards, a player's standing, stats and streaks;
+- ``settings``: per-server settings, player preferences and meta values.
 
 :class:`Core` opens a store and wires them together; the Discord adapter (``bot/``), the
 tests and the benchmarks all drive it the same way::
@@ -36,6 +37,7 @@ from core.errors import (
     StaleBoard,
 )
 from core.model import Run, RunKind, RunStatus
+from core.rankings import Rankings
 from core.runs import Runs
 from core.settings import Settings
 from store import open_store
@@ -58,19 +60,26 @@ class Core:
         self.runs = Runs(self.ctx, ranking_window)
         self.daily = Daily(self.ctx, self.runs, daily_secret)
         self.settings = Settings(self.ctx)
+        self.rankings = Rankings(self.ctx, self.daily)
 
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        database: str | Path,
         *,
         clock: Clock | None = None,
         random_seed: Callable[[], int] | None = None,
         daily_secret: str | None = None,
         synchronous: str = "FULL",
+        read_url: str | None = None,
+        pool_size: int | None = None,
     ) -> Core:
-        """Open the database at ``path``, apply pending migrations and return the core."""
-        store = await open_store(path, synchronous=synchronous)
+        """Open the database (a SQLite file path, or a ``postgresql://`` URL with its read
+        replica's URL and pool size: see ``store.open_store``), apply pending migrations and
+        return the core."""
+        store = await open_store(
+            database, synchronous=synchronous, read_url=read_url, pool_size=pool_size
+        )
         try:
             await store.migrate()
             return cls(store, clock=clock, random_seed=random_seed, daily_secret=daily_secret)

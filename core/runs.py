@@ -124,6 +124,7 @@ class Runs:
             outcome=view["outcome"], score=list(view["score"]), state=engine.dump(state),
             ranked=over,  # ended before any move: the deal is its own replay
             rules=engine.rules_tag, now=now, finished_at=now if over else None,
+            score_text=view["score_text"], points=_points(engine, view["score"]),
         )
         return row, state
 
@@ -244,7 +245,7 @@ class Runs:
         if run.hinted:
             return run
         saved = dataclasses.replace(run, hinted=True, version=run.version + 1)
-        _update(tx, saved, run.version, run.engine.dump(run.state), now)
+        _update(tx, saved, run.version, run.engine.dump(run.state), run.table, now)
         return saved
 
     # ----- helpers of the transactions ----------------------------------------------------
@@ -268,7 +269,7 @@ class Runs:
         )
         if over:
             saved = dataclasses.replace(saved, ranked=self._ranks(tx, saved, dump, now))
-        _update(tx, saved, run.version, dump, now)
+        _update(tx, saved, run.version, dump, view, now)
         return saved
 
     def _finish(self, tx: Tx, run: Run, status: RunStatus, now: str) -> Run:
@@ -279,7 +280,7 @@ class Runs:
             finished_at=now,
         )
         saved = dataclasses.replace(saved, ranked=self._ranks(tx, saved, dump, now))
-        _update(tx, saved, run.version, dump, now)
+        _update(tx, saved, run.version, dump, run.table, now)
         return saved
 
     def _ranks(self, tx: Tx, run: Run, dump: dict[str, Any], now: str) -> bool:
@@ -369,14 +370,22 @@ def _as_shown(tx: Tx, run_id: int, user_id: int, version: int) -> Run:
     return run
 
 
-def _update(tx: Tx, run: Run, expected: int, dump: dict[str, Any], now: str) -> None:
+def _update(
+    tx: Tx, run: Run, expected: int, dump: dict[str, Any], view: dict[str, Any], now: str
+) -> None:
     change = RunChange(
         id=run.id, expected=expected, state=dump, moves=run.moves, score=list(run.score),
         status=run.status.value, outcome=run.outcome, ranked=run.ranked, now=now,
-        finished_at=run.finished_at, hinted=run.hinted,
+        finished_at=run.finished_at, hinted=run.hinted, score_text=view["score_text"],
+        points=_points(run.engine, run.score),
     )
     if not tx.update_run(change):  # cannot happen in one write transaction; never overwrite
         raise StaleBoard(get_run(tx, run.id, True))
+
+
+def _points(engine: Game[Any], score: Sequence[int]) -> int:
+    index, _ = engine.stat
+    return int(score[index]) if index < len(score) else 0
 
 
 def _unfinished_tx(tx: Tx, owner_id: int, game: str | None, repair: bool) -> list[Run]:

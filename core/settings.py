@@ -1,25 +1,102 @@
-"""Settings kept in the database: per-server settings and the operator's meta values."""
+"""Settings kept in the database: per-server settings, per-player preferences, meta values.
+
+Server settings (changed with ``/settings``, which needs Manage Server):
+
+- ``results-channel``: the channel id where result lines and the daily post go;
+- ``min-account-age``: days; daily runs from younger Discord accounts are played but not
+  ranked on that server's board (the usual defence against scouting the deal with a second
+  account). Default 0;
+- ``daily-post``: ``on`` or ``off`` (default on, once a results channel is set);
+- ``pictures``: ``on`` or ``off``, table pictures on boards (default on).
+
+Player preferences: ``pictures`` (``on``/``off``).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from core.checks import check_id
 from core.context import Context
+from core.errors import BadRequest
 from store.base import Tx
+
+RESULTS_CHANNEL = "results-channel"
+MIN_ACCOUNT_AGE = "min-account-age"
+DAILY_POST = "daily-post"
+PICTURES = "pictures"
+#: The longest min-account-age accepted, in days (Discord itself is younger than this).
+MAX_ACCOUNT_AGE_DAYS = 3650
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """A server's settings, read with their defaults."""
+
+    results_channel: int | None = None
+    min_account_age: int = 0
+    daily_post: bool = True
+    pictures: bool = True
+
+    @classmethod
+    def parse(cls, stored: dict[str, str]) -> GuildSettings:
+        channel = stored.get(RESULTS_CHANNEL, "")
+        age = stored.get(MIN_ACCOUNT_AGE, "0")
+        return cls(
+            results_channel=int(channel) if channel.isdigit() else None,
+            min_account_age=int(age) if age.isdigit() else 0,
+            daily_post=stored.get(DAILY_POST, "on") != "off",
+            pictures=stored.get(PICTURES, "on") != "off",
+        )
 
 
 class Settings:
-    """Per-server settings (key -> text) and meta values (command-sync hashes, ...)."""
+    """Per-server settings, player preferences and meta values (command-sync hashes, ...)."""
 
     def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
 
-    async def guild(self, guild_id: int) -> dict[str, str]:
+    async def guild(self, guild_id: int) -> GuildSettings:
         """A server's settings."""
-        return await self._ctx.store.read(_guild, check_id(guild_id, "server"))
+        stored = await self._ctx.store.read(_guild, check_id(guild_id, "server"))
+        return GuildSettings.parse(stored)
 
-    async def set_guild(self, guild_id: int, key: str, value: str) -> dict[str, str]:
-        """Set one of a server's settings; all of them as they now stand."""
-        return await self._ctx.store.write(_set_guild, check_id(guild_id, "server"), key, value)
+    async def change_guild(
+        self,
+        guild_id: int,
+        *,
+        results_channel: int | None = None,
+        min_account_age: int | None = None,
+        daily_post: bool | None = None,
+        pictures: bool | None = None,
+    ) -> GuildSettings:
+        """Change the given settings of a server, in one transaction; all of them as they now
+        stand. ``BadRequest`` for a value out of range (nothing is changed then)."""
+        changes: dict[str, str] = {}
+        if results_channel is not None:
+            changes[RESULTS_CHANNEL] = str(check_id(results_channel, "channel"))
+        if min_account_age is not None:
+            if not 0 <= min_account_age <= MAX_ACCOUNT_AGE_DAYS:
+                raise BadRequest(
+                    f"min-account-age is a number of days from 0 to {MAX_ACCOUNT_AGE_DAYS}."
+                )
+            changes[MIN_ACCOUNT_AGE] = str(min_account_age)
+        if daily_post is not None:
+            changes[DAILY_POST] = "on" if daily_post else "off"
+        if pictures is not None:
+            changes[PICTURES] = "on" if pictures else "off"
+        stored = await self._ctx.store.write(_set_guild, check_id(guild_id, "server"), changes)
+        return GuildSettings.parse(stored)
+
+    async def guilds_with_results_channel(self) -> list[tuple[int, GuildSettings]]:
+        """Every server with a results channel, with its settings."""
+        return await self._ctx.store.read(_with_results_channel)
+
+    async def player(self, user_id: int) -> dict[str, str]:
+        return await self._ctx.store.read(_player, check_id(user_id, "user"))
+
+    async def set_player(self, user_id: int, key: str, value: str) -> dict[str, str]:
+        return await self._ctx.store.write(_set_player, check_id(user_id, "user"), key, value)
 
     async def meta(self, key: str) -> str | None:
         return await self._ctx.store.read(_meta, key)
@@ -32,9 +109,26 @@ def _guild(tx: Tx, guild_id: int) -> dict[str, str]:
     return tx.guild_settings(guild_id)
 
 
-def _set_guild(tx: Tx, guild_id: int, key: str, value: str) -> dict[str, str]:
-    tx.set_guild_setting(guild_id, key, value)
+def _set_guild(tx: Tx, guild_id: int, changes: dict[str, str]) -> dict[str, str]:
+    for key, value in changes.items():
+        tx.set_guild_setting(guild_id, key, value)
     return tx.guild_settings(guild_id)
+
+
+def _with_results_channel(tx: Tx) -> list[tuple[int, GuildSettings]]:
+    return [
+        (guild_id, GuildSettings.parse(tx.guild_settings(guild_id)))
+        for guild_id, _ in tx.guilds_with_setting(RESULTS_CHANNEL)
+    ]
+
+
+def _player(tx: Tx, user_id: int) -> dict[str, str]:
+    return tx.player_settings(user_id)
+
+
+def _set_player(tx: Tx, user_id: int, key: str, value: str) -> dict[str, str]:
+    tx.set_player_setting(user_id, key, value)
+    return tx.player_settings(user_id)
 
 
 def _meta(tx: Tx, key: str) -> str | None:

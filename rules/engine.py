@@ -41,6 +41,8 @@ class Game(ABC, Generic[S]):
     #: Bumped whenever the rules change what a deal plays like: a run (and a day's daily)
     #: keeps the rules it was dealt under, so a change reaches the daily from the next day on.
     rules_version: ClassVar[int] = 1
+    #: The part of the score that stats average, and what it counts: ``(index, unit)``.
+    stat: ClassVar[tuple[int, str]] = (0, "points")
     state_type: ClassVar[type]
 
     @property

@@ -2,20 +2,47 @@
 
 The core talks to a :class:`~store.base.Store` only through transactions of named queries
 (``store.base.Tx``), so a backend can be swapped without touching the core. SQLite
-(``store.sqlite``) is the embedded default.
+(``store.sqlite``) is the embedded default; a ``postgresql://`` URL selects PostgreSQL
+(``store.postgres``, for several bot processes sharing one database).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from store.base import Conflict, NewRun, RunChange, RunRow, Store, Tx
+from store.locks import singleton
 from store.sqlite import SqliteStore
 
+if TYPE_CHECKING:
+    from store.postgres import PostgresStore
 
-async def open_store(path: str | Path, *, synchronous: str = "FULL") -> SqliteStore:
-    """Open the SQLite database file at ``path`` (created, with its folder, if missing)."""
-    return await SqliteStore.open(path, synchronous=synchronous)
+
+def is_postgres_url(database: str | Path) -> bool:
+    """Whether ``database`` is a PostgreSQL URL rather than a SQLite file path."""
+    return isinstance(database, str) and database.startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(
+    database: str | Path,
+    *,
+    synchronous: str = "FULL",
+    read_url: str | None = None,
+    pool_size: int | None = None,
+) -> SqliteStore | PostgresStore:
+    """Open the database: PostgreSQL for a ``postgresql://`` URL (with a pool of
+    ``pool_size`` connections, and reads marked ``replica=True`` sent to ``read_url`` when
+    given), else the SQLite file at ``database`` (created, with its folder, if missing;
+    ``synchronous`` is its durability level)."""
+    if is_postgres_url(database):
+        # Imported here: psycopg is needed only by those who use PostgreSQL.
+        from store.postgres import DEFAULT_POOL_SIZE, PostgresStore
+
+        return await PostgresStore.open(
+            str(database), read_url=read_url, pool_size=pool_size or DEFAULT_POOL_SIZE
+        )
+    return await SqliteStore.open(database, synchronous=synchronous)
 
 
 __all__ = [
@@ -26,5 +53,7 @@ __all__ = [
     "SqliteStore",
     "Store",
     "Tx",
+    "is_postgres_url",
     "open_store",
+    "singleton",
 ]

@@ -45,7 +45,6 @@ class RunRow:
     updated_at: str
     finished_at: str | None
     hinted: bool = False
-    challenge_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,8 @@ class NewRun:
     rules: str
     now: str
     finished_at: str | None
-    challenge_id: int | None = None
+    score_text: str = ""
+    points: int = 0
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,69 @@ class RunChange:
     now: str
     finished_at: str | None
     hinted: bool = False
+    score_text: str = ""
+    points: int = 0
+
+
+@dataclass(frozen=True)
+class BoardFilter:
+    """Which runs a day's board holds: the ranked dailies of a game, variant and day, of one
+    server (``guild_id``) or all, from accounts no newer than ``max_owner_id`` (a Discord id
+    encodes its creation time, so "accounts at least N days old" is an id bound)."""
+
+    game: str
+    variant: str
+    day: str
+    guild_id: int | None = None
+    max_owner_id: int | None = None
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """One line of a board: its rank (shared among equal scores) and the run it shows."""
+
+    rank: int
+    run_id: int
+    owner_id: int
+    name: str
+    score: list[int]
+    score_text: str
+    status: str
+    outcome: str | None
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """A player's finished runs of one game: counts, best and average."""
+
+    game: str
+    finished: int
+    wins: int
+    best_score: list[int] | None
+    best_text: str | None
+    average_points: float | None
+    dailies: int
+    hinted: int = 0
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A run of consecutive UTC days with a finished daily: first and last day, and length."""
+
+    first: str
+    last: str
+    length: int
+
+
+@dataclass(frozen=True)
+class DayMark:
+    """A finished daily of one day, for the last-14-days row."""
+
+    day: str
+    status: str
+    outcome: str | None
+    won: bool
+    score_text: str
 
 
 class Tx(Protocol):
@@ -107,6 +170,24 @@ class Tx(Protocol):
     def add_meta(self, key: str, value: str) -> str: ...
     def guild_settings(self, guild_id: int) -> dict[str, str]: ...
     def set_guild_setting(self, guild_id: int, key: str, value: str) -> None: ...
+    def guilds_with_setting(self, key: str) -> list[tuple[int, str]]: ...
+    def player_settings(self, user_id: int) -> dict[str, str]: ...
+    def set_player_setting(self, user_id: int, key: str, value: str) -> None: ...
+    def set_player_name(self, user_id: int, name: str, now: str) -> None: ...
+    # Boards, stats and streaks.
+    def board(self, where: BoardFilter, limit: int, offset: int) -> list[BoardLine]: ...
+    def board_size(self, where: BoardFilter) -> int: ...
+    def board_line(self, where: BoardFilter, owner_id: int) -> BoardLine | None: ...
+    def game_stats(self, owner_id: int, game: str) -> GameStats: ...
+    def streaks(self, owner_id: int, game: str) -> list[Streak]: ...
+    def daily_marks(self, owner_id: int, game: str, since: str) -> list[DayMark]: ...
+    # The daily post.
+    def claim_post(self, guild_id: int, day: str, now: str) -> bool: ...
+    def finish_post(
+        self, guild_id: int, day: str, status: str, channel_id: int | None,
+        message_id: int | None, note: str | None, now: str,
+    ) -> None: ...
+    def post_status(self, guild_id: int, day: str) -> str | None: ...
 
 
 class Store(Protocol):

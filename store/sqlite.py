@@ -21,7 +21,17 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from store.base import Conflict, NewRun, RunChange, RunRow
+from store.base import (
+    BoardFilter,
+    BoardLine,
+    Conflict,
+    DayMark,
+    GameStats,
+    NewRun,
+    RunChange,
+    RunRow,
+    Streak,
+)
 from store.migrations import folder, load_migrations
 
 T = TypeVar("T")
@@ -203,18 +213,19 @@ SELECT_DAILY = f"""
 
 INSERT_RUN = """
     INSERT INTO runs (owner_id, guild_id, channel_id, game, variant, seed, deck, kind, day,
-                      status, outcome, score, score_key, state, moves, version, ranked, rules,
-                      created_at, updated_at, finished_at)
+                      status, outcome, score, score_key, score_text, points, state, moves,
+                      version, ranked, rules, created_at, updated_at, finished_at)
     VALUES (:owner_id, :guild_id, :channel_id, :game, :variant, :seed, :deck, :kind, :day,
-            :status, :outcome, :score, :score_key, :state, 0, 0, :ranked, :rules, :now, :now,
-            :finished_at)
+            :status, :outcome, :score, :score_key, :score_text, :points, :state, 0, 0, :ranked,
+            :rules, :now, :now, :finished_at)
 """
 
 # The compare-and-set: the row changes only if nobody wrote to it since version :expected.
 UPDATE_RUN = """
     UPDATE runs
     SET state = :state, moves = :moves, score = :score, score_key = :score_key,
-        status = :status, outcome = :outcome, ranked = :ranked, hinted = :hinted,
+        score_text = :score_text, points = :points, status = :status, outcome = :outcome,
+        ranked = :ranked, hinted = :hinted,
         version = version + 1, updated_at = :now, finished_at = :finished_at
     WHERE id = :id AND version = :expected
 """
@@ -241,6 +252,89 @@ UPSERT_GUILD_SETTING = """
     INSERT INTO guild_settings (guild_id, key, value) VALUES (:guild_id, :key, :value)
     ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value
 """
+
+SELECT_GUILDS_WITH = "SELECT guild_id, value FROM guild_settings WHERE key = :key ORDER BY guild_id"
+SELECT_PLAYER_SETTINGS = "SELECT key, value FROM player_settings WHERE user_id = :user_id"
+UPSERT_PLAYER_SETTING = """
+    INSERT INTO player_settings (user_id, key, value) VALUES (:user_id, :key, :value)
+    ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value
+"""
+UPSERT_PLAYER = """
+    INSERT INTO players (user_id, name, updated_at) VALUES (:user_id, :name, :now)
+    ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+    WHERE players.name <> excluded.name
+"""
+
+# A day's board. The filter is the partial index's own condition, so each query is a range
+# scan of `runs_board` (or `runs_guild_board` with a server); equal scores share a rank and
+# are listed by name, never by time.
+_BOARD_WHERE = """
+    r.kind = 'daily' AND r.ranked = 1 AND r.game = :game AND r.variant = :variant
+    AND r.day = :day AND (:guild_id IS NULL OR r.guild_id = :guild_id)
+    AND (:max_owner_id IS NULL OR r.owner_id <= :max_owner_id)
+"""
+_BOARD_RANK = f"""
+    1 + (SELECT count(*) FROM runs AS r
+         WHERE {_BOARD_WHERE} AND r.score_key > b.score_key)
+"""
+SELECT_BOARD = f"""
+    SELECT {_BOARD_RANK} AS rank, b.id, b.owner_id, coalesce(p.name, '') AS name, b.score,
+           b.score_text, b.status, b.outcome
+    FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+    WHERE {_BOARD_WHERE.replace("r.", "b.")}
+    ORDER BY b.score_key DESC, lower(coalesce(p.name, '')), b.owner_id
+    LIMIT :limit OFFSET :offset
+"""
+SELECT_BOARD_SIZE = f"SELECT count(*) FROM runs AS r WHERE {_BOARD_WHERE}"
+SELECT_BOARD_LINE = f"""
+    SELECT {_BOARD_RANK} AS rank, b.id, b.owner_id, coalesce(p.name, '') AS name, b.score,
+           b.score_text, b.status, b.outcome
+    FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+    WHERE {_BOARD_WHERE.replace("r.", "b.")} AND b.owner_id = :owner_id
+"""
+
+SELECT_GAME_STATS = """
+    SELECT count(*) AS finished,
+           coalesce(sum(outcome = 'won'), 0) AS wins,
+           max(score_key) AS best_key,
+           avg(points) AS average_points,
+           coalesce(sum(kind = 'daily'), 0) AS dailies,
+           coalesce(sum(hinted), 0) AS hinted
+    FROM runs
+    WHERE owner_id = :owner_id AND game = :game AND status <> 'playing'
+"""
+SELECT_BEST = """
+    SELECT score, score_text FROM runs
+    WHERE owner_id = :owner_id AND game = :game AND status <> 'playing' AND score_key = :key
+    ORDER BY finished_at LIMIT 1
+"""
+# Gaps and islands: consecutive days minus their row number are constant along a streak.
+SELECT_STREAKS = """
+    WITH days AS (
+        SELECT DISTINCT day, CAST(julianday(day) AS INTEGER) AS n FROM runs
+        WHERE kind = 'daily' AND owner_id = :owner_id AND game = :game AND status <> 'playing'
+    ),
+    islands AS (SELECT day, n - row_number() OVER (ORDER BY n) AS island FROM days)
+    SELECT min(day) AS first, max(day) AS last, count(*) AS length
+    FROM islands GROUP BY island ORDER BY last DESC
+"""
+SELECT_DAILY_MARKS = """
+    SELECT day, status, outcome, score_text FROM runs
+    WHERE kind = 'daily' AND owner_id = :owner_id AND game = :game AND status <> 'playing'
+      AND day >= :since
+    ORDER BY day, variant
+"""
+
+CLAIM_POST = """
+    INSERT INTO daily_posts (guild_id, day, status, at) VALUES (:guild_id, :day, 'claimed', :now)
+    ON CONFLICT DO NOTHING
+"""
+FINISH_POST = """
+    UPDATE daily_posts SET status = :status, channel_id = :channel_id, message_id = :message_id,
+                           note = :note, at = :now
+    WHERE guild_id = :guild_id AND day = :day
+"""
+SELECT_POST_STATUS = "SELECT status FROM daily_posts WHERE guild_id = :guild_id AND day = :day"
 
 
 def score_key(score: Sequence[int]) -> str:
@@ -281,7 +375,8 @@ class SqliteTx:
             "day": run.day, "status": run.status, "outcome": run.outcome,
             "score": _json(run.score), "score_key": score_key(run.score),
             "state": _json(run.state), "ranked": int(run.ranked), "rules": run.rules,
-            "now": run.now, "finished_at": run.finished_at,
+            "now": run.now, "finished_at": run.finished_at, "score_text": run.score_text,
+            "points": run.points,
         }
         try:
             cursor = self.conn.execute(INSERT_RUN, params)
@@ -297,6 +392,7 @@ class SqliteTx:
             "score_key": score_key(change.score), "status": change.status,
             "outcome": change.outcome, "ranked": int(change.ranked),
             "hinted": int(change.hinted), "now": change.now, "finished_at": change.finished_at,
+            "score_text": change.score_text, "points": change.points,
         }
         return self.conn.execute(UPDATE_RUN, params).rowcount == 1
 
@@ -340,6 +436,92 @@ class SqliteTx:
 
     def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
         self.conn.execute(UPSERT_GUILD_SETTING, {"guild_id": guild_id, "key": key, "value": value})
+
+    def guilds_with_setting(self, key: str) -> list[tuple[int, str]]:
+        return [(row[0], row[1]) for row in self.conn.execute(SELECT_GUILDS_WITH, {"key": key})]
+
+    def player_settings(self, user_id: int) -> dict[str, str]:
+        rows = self.conn.execute(SELECT_PLAYER_SETTINGS, {"user_id": user_id}).fetchall()
+        return {row[0]: row[1] for row in rows}
+
+    def set_player_setting(self, user_id: int, key: str, value: str) -> None:
+        self.conn.execute(UPSERT_PLAYER_SETTING, {"user_id": user_id, "key": key, "value": value})
+
+    def set_player_name(self, user_id: int, name: str, now: str) -> None:
+        self.conn.execute(UPSERT_PLAYER, {"user_id": user_id, "name": name, "now": now})
+
+    # ----- boards, stats and streaks --------------------------------------------------------
+
+    def board(self, where: BoardFilter, limit: int, offset: int) -> list[BoardLine]:
+        params = {**_board_params(where), "limit": limit, "offset": offset}
+        return [_board_line(row) for row in self.conn.execute(SELECT_BOARD, params)]
+
+    def board_size(self, where: BoardFilter) -> int:
+        return int(self.conn.execute(SELECT_BOARD_SIZE, _board_params(where)).fetchone()[0])
+
+    def board_line(self, where: BoardFilter, owner_id: int) -> BoardLine | None:
+        params = {**_board_params(where), "owner_id": owner_id}
+        row = self.conn.execute(SELECT_BOARD_LINE, params).fetchone()
+        return None if row is None else _board_line(row)
+
+    def game_stats(self, owner_id: int, game: str) -> GameStats:
+        params = {"owner_id": owner_id, "game": game}
+        row = self.conn.execute(SELECT_GAME_STATS, params).fetchone()
+        best_score, best_text = None, None
+        if row["best_key"] is not None:
+            best = self.conn.execute(SELECT_BEST, {**params, "key": row["best_key"]}).fetchone()
+            best_score, best_text = json.loads(best["score"]), best["score_text"]
+        return GameStats(
+            game=game, finished=row["finished"], wins=row["wins"], best_score=best_score,
+            best_text=best_text, average_points=row["average_points"], dailies=row["dailies"],
+            hinted=row["hinted"],
+        )
+
+    def streaks(self, owner_id: int, game: str) -> list[Streak]:
+        rows = self.conn.execute(SELECT_STREAKS, {"owner_id": owner_id, "game": game})
+        return [Streak(row["first"], row["last"], row["length"]) for row in rows]
+
+    def daily_marks(self, owner_id: int, game: str, since: str) -> list[DayMark]:
+        params = {"owner_id": owner_id, "game": game, "since": since}
+        return [
+            DayMark(row["day"], row["status"], row["outcome"], row["outcome"] == "won",
+                    row["score_text"])
+            for row in self.conn.execute(SELECT_DAILY_MARKS, params)
+        ]
+
+    # ----- the daily post -------------------------------------------------------------------
+
+    def claim_post(self, guild_id: int, day: str, now: str) -> bool:
+        params = {"guild_id": guild_id, "day": day, "now": now}
+        return self.conn.execute(CLAIM_POST, params).rowcount == 1
+
+    def finish_post(
+        self, guild_id: int, day: str, status: str, channel_id: int | None,
+        message_id: int | None, note: str | None, now: str,
+    ) -> None:
+        self.conn.execute(FINISH_POST, {
+            "guild_id": guild_id, "day": day, "status": status, "channel_id": channel_id,
+            "message_id": message_id, "note": note, "now": now,
+        })
+
+    def post_status(self, guild_id: int, day: str) -> str | None:
+        row = self.conn.execute(SELECT_POST_STATUS, {"guild_id": guild_id, "day": day}).fetchone()
+        return None if row is None else row[0]
+
+
+def _board_params(where: BoardFilter) -> dict[str, Any]:
+    return {
+        "game": where.game, "variant": where.variant, "day": where.day,
+        "guild_id": where.guild_id, "max_owner_id": where.max_owner_id,
+    }
+
+
+def _board_line(row: sqlite3.Row) -> BoardLine:
+    return BoardLine(
+        rank=row["rank"], run_id=row["id"], owner_id=row["owner_id"], name=row["name"],
+        score=json.loads(row["score"]), score_text=row["score_text"], status=row["status"],
+        outcome=row["outcome"],
+    )
 
 
 def _run_row(row: sqlite3.Row) -> RunRow:

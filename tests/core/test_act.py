@@ -28,7 +28,7 @@ async def play_out(core: Core, run: Run, rng: random.Random) -> Run:
     for _ in range(5000):
         if run.over:
             return run
-        run = await core.runs.act(run.id, run.owner_id, run.moves, rng.choice(run.actions))
+        run = await core.runs.act(run.id, run.owner_id, run.version, rng.choice(run.actions))
     raise AssertionError(f"run {run.id} did not end")
 
 

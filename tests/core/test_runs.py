@@ -16,6 +16,7 @@ from core import (
     RunNotFound,
     RunOver,
 )
+from core.settings import GuildSettings
 from rules import GAMES, replay
 from rules.deal import DONSOL_DECK, daily_seed
 from tests.core.conftest import SECRET, Clock, Seeds, execute, query, snapshot
@@ -253,11 +254,17 @@ async def test_meta_and_guild_settings(core: Core) -> None:
     await core.settings.set_meta("command_hash", "abc")
     await core.settings.set_meta("command_hash", "def")
     assert await core.settings.meta("command_hash") == "def"
-    await core.settings.set_guild(7, "results_channel", "99")
-    await core.settings.set_guild(7, "results_channel", "100")
-    await core.settings.set_guild(8, "results_channel", "5")
-    assert await core.settings.guild(7) == {"results_channel": "100"}
-    assert await core.settings.guild(9) == {}
+    await core.settings.change_guild(7, results_channel=99, min_account_age=3)
+    now = await core.settings.change_guild(7, results_channel=100)
+    await core.settings.change_guild(8, results_channel=5, daily_post=False)
+    assert now == GuildSettings(results_channel=100, min_account_age=3)
+    assert await core.settings.guild(7) == now
+    assert await core.settings.guild(8) == GuildSettings(results_channel=5, daily_post=False)
+    assert await core.settings.guild(9) == GuildSettings()
+    with pytest.raises(BadRequest, match="min-account-age"):
+        await core.settings.change_guild(9, min_account_age=-1, results_channel=1)
+    assert await core.settings.guild(9) == GuildSettings()
+    assert [g for g, _ in await core.settings.guilds_with_results_channel()] == [7, 8]
 
 
 async def test_runs_survive_a_restart(db_path: Path, clock: Clock) -> None:

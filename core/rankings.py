@@ -1,0 +1,231 @@
+"""Rankings: a day's leaderboards, a player's standing, stats and daily streaks.
+
+Every answer comes from indexed queries (``store``), never from loading runs into Python.
+
+- **Boards.** A day's board holds the ranked dailies of one game and variant: replay-verified,
+  on that day's deal, finished before the day closed (resigned ones included, with their score
+  so far). Scores compare as lists, higher first; equal scores share a rank (1, 2, 2, 4) and
+  are listed by player name — never by clock time. The server board holds the runs played in
+  that server, from accounts at least its ``min-account-age`` days old on the day; the global
+  board holds them all.
+- **Streaks** are keyed to days, never to clock arithmetic: consecutive UTC days with a
+  finished (over or resigned) daily of the game. A missed day ends a streak; the current
+  streak is the one that reaches today or yesterday.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from core.checks import check_day, check_game, check_id, check_variant
+from core.context import Context
+from core.daily import Daily, closes_at, day_number, opens_at
+from core.settings import GuildSettings
+from rules import GAMES
+from store.base import BoardFilter, BoardLine, DayMark, GameStats, Streak, Tx
+
+PAGE_SIZE = 10
+#: How many days of dailies ``/stats`` shows at a glance.
+RECENT_DAYS = 14
+#: Discord ids count milliseconds since this moment (2015-01-01 UTC) in their top 42 bits.
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def max_owner_id(day: str, min_age_days: int) -> int | None:
+    """The largest Discord user id of an account at least ``min_age_days`` old when ``day``
+    opened; None when there is no minimum."""
+    if min_age_days <= 0:
+        return None
+    newest = opens_at(day) - timedelta(days=min_age_days)
+    ms = int(newest.timestamp() * 1000) - DISCORD_EPOCH_MS
+    return -1 if ms < 0 else (ms << 22) | ((1 << 22) - 1)
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """One page of a day's board, and the viewer's own line when it is not on the page."""
+
+    game: str
+    variant: str
+    day: str
+    number: int
+    guild_id: int | None  # None: the global board
+    min_account_age: int
+    lines: list[BoardLine]
+    size: int
+    page: int
+    pages: int
+    own: BoardLine | None
+    closed: bool
+    commitment: str
+    seed: int | None  # revealed once the day is closed
+
+    @property
+    def scope(self) -> str:
+        return "global" if self.guild_id is None else "server"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a finished daily stands: its line on the server board (if played in one) and on
+    the global board, with each board's size."""
+
+    server: BoardLine | None
+    server_size: int
+    world: BoardLine | None
+    world_size: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A player's record in one game."""
+
+    stats: GameStats
+    current_streak: int
+    longest_streak: int
+    recent: list[tuple[str, DayMark | None]]  # the last RECENT_DAYS days, oldest first
+
+
+class Rankings:
+    """Leaderboards, standings, stats and streaks."""
+
+    def __init__(self, ctx: Context, daily: Daily) -> None:
+        self._ctx = ctx
+        self._daily = daily
+
+    def resolve_day(self, text: str | None) -> str:
+        """``today`` (or None), ``yesterday``, or a ``YYYY-MM-DD`` day."""
+        today = date.fromisoformat(self._ctx.today())
+        word = (text or "today").strip().lower()
+        if word == "today":
+            return today.isoformat()
+        if word == "yesterday":
+            return (today - timedelta(days=1)).isoformat()
+        return check_day(word)
+
+    async def board(
+        self,
+        game: str,
+        variant: str | None = None,
+        day: str | None = None,
+        *,
+        guild_id: int | None = None,
+        page: int = 0,
+        viewer_id: int | None = None,
+    ) -> Leaderboard:
+        """A page of the day's board (the server's when ``guild_id`` is given)."""
+        engine = check_game(game)
+        variant = check_variant(engine, variant)
+        day = self.resolve_day(day)
+        if guild_id is not None:
+            check_id(guild_id, "server")
+        page = max(0, int(page))
+        board, size, own, age = await self._ctx.store.read(
+            _board_tx, engine.key, variant, day, guild_id, page, viewer_id
+        )
+        pages = max(1, -(-size // PAGE_SIZE))
+        if page >= pages:  # a page past the end (the board shrank or a forged id): the last
+            page = pages - 1
+            board, size, own, age = await self._ctx.store.read(
+                _board_tx, engine.key, variant, day, guild_id, page, viewer_id
+            )
+        closed = self._daily.is_closed(day)
+        return Leaderboard(
+            game=engine.key, variant=variant, day=day, number=day_number(day),
+            guild_id=guild_id, min_account_age=age, lines=board, size=size, page=page,
+            pages=pages, own=own, closed=closed,
+            commitment=await self._daily.commitment(engine.key, variant, day),
+            seed=await self._daily.seed(engine.key, variant, day) if closed else None,
+        )
+
+    async def standing(
+        self, owner_id: int, game: str, variant: str, day: str, guild_id: int | None
+    ) -> Standing:
+        """A player's line on the day's server and global boards."""
+        return await self._ctx.store.read(_standing_tx, owner_id, game, variant, day, guild_id)
+
+    async def record(self, user_id: int, game: str) -> GameRecord:
+        """A player's record in ``game``: stats, streaks and the last days of dailies."""
+        engine = check_game(game)
+        user_id = check_id(user_id, "user")
+        today = date.fromisoformat(self._ctx.today())
+        since = (today - timedelta(days=RECENT_DAYS - 1)).isoformat()
+        stats, streaks, marks = await self._ctx.store.read(
+            _record_tx, user_id, engine.key, since
+        )
+        current, longest = streak_lengths(streaks, today)
+        by_day: dict[str, DayMark] = {}
+        for mark in marks:  # several variants on one day: the best outcome shows
+            if mark.day not in by_day or (mark.won and not by_day[mark.day].won):
+                by_day[mark.day] = mark
+        recent = [
+            (day, by_day.get(day))
+            for day in ((today - timedelta(days=k)).isoformat()
+                        for k in range(RECENT_DAYS - 1, -1, -1))
+        ]
+        return GameRecord(stats, current, longest, recent)
+
+    async def records(self, user_id: int, game: str | None = None) -> list[GameRecord]:
+        """The player's record in ``game``, or in every game."""
+        keys = [check_game(game).key] if game is not None else list(GAMES)
+        return [await self.record(user_id, key) for key in keys]
+
+    async def remember_name(self, user_id: int, name: str) -> None:
+        """Keep the name a player is listed (and ordered) by on boards."""
+        name = " ".join(name.split())[:64] or str(user_id)
+        await self._ctx.store.write(_name_tx, check_id(user_id, "user"), name, self._ctx.now())
+
+    def closes_at(self, day: str) -> datetime:
+        return closes_at(day)
+
+
+def streak_lengths(streaks: list[Streak], today: date) -> tuple[int, int]:
+    """``(current, longest)``: the current streak reaches today or yesterday."""
+    longest = max((s.length for s in streaks), default=0)
+    yesterday = (today - timedelta(days=1)).isoformat()
+    current = next((s.length for s in streaks if s.last >= yesterday), 0)
+    return current, longest
+
+
+# ----- transactions -------------------------------------------------------------------------
+
+
+def _board_tx(
+    tx: Tx, game: str, variant: str, day: str, guild_id: int | None, page: int,
+    viewer_id: int | None,
+) -> tuple[list[BoardLine], int, BoardLine | None, int]:
+    age = 0
+    if guild_id is not None:
+        age = GuildSettings.parse(tx.guild_settings(guild_id)).min_account_age
+    where = BoardFilter(game, variant, day, guild_id, max_owner_id(day, age))
+    lines = tx.board(where, PAGE_SIZE, page * PAGE_SIZE)
+    own = None
+    if viewer_id is not None and all(line.owner_id != viewer_id for line in lines):
+        own = tx.board_line(where, viewer_id)
+    return lines, tx.board_size(where), own, age
+
+
+def _standing_tx(
+    tx: Tx, owner_id: int, game: str, variant: str, day: str, guild_id: int | None
+) -> Standing:
+    world = BoardFilter(game, variant, day)
+    server_line, server_size = None, 0
+    if guild_id is not None:
+        age = GuildSettings.parse(tx.guild_settings(guild_id)).min_account_age
+        server = BoardFilter(game, variant, day, guild_id, max_owner_id(day, age))
+        server_line, server_size = tx.board_line(server, owner_id), tx.board_size(server)
+    return Standing(server_line, server_size, tx.board_line(world, owner_id),
+                    tx.board_size(world))
+
+
+def _record_tx(
+    tx: Tx, user_id: int, game: str, since: str
+) -> tuple[GameStats, list[Streak], list[DayMark]]:
+    return tx.game_stats(user_id, game), tx.streaks(user_id, game), tx.daily_marks(
+        user_id, game, since
+    )
+
+
+def _name_tx(tx: Tx, user_id: int, name: str, now: str) -> None:
+    tx.set_player_name(user_id, name, now)
