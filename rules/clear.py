@@ -129,6 +129,7 @@ class ClearTheDungeon(Game[ClearState]):
     title = "Clear the Dungeon"
     variants = ("standard",)
     state_type = ClearState
+    stat = (0, "monsters slain")
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> ClearState:
         cards, used = self.deal_order(seed, CLEAR_DECK, deck)

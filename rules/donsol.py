@@ -130,6 +130,7 @@ class Donsol(Game[DonsolState]):
     title = "Donsol"
     variants = ("normal", "easy", "hard")
     state_type = DonsolState
+    stat = (0, "cards")
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> DonsolState:
         cards, used = self.deal_order(seed, DONSOL_DECK, deck)

@@ -529,6 +529,7 @@ class Tomb(Game[TombState]):
     title = "Tomb of Four Kings"
     variants = ("standard",)
     state_type = TombState
+    stat = (1, "points")
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> TombState:
         if deck is None:
