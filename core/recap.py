@@ -22,8 +22,9 @@ table is :data:`LEGEND`, for ``/help`` and the docs):
   hand counts once a move was made in it: a room just dealt when the run ended has no symbol.
 
 The line is at most 2,000 characters (Discord's limit for a message), counted in UTF-16 code
-units as Discord's client does, so never more than it counts: rows of :data:`ROW` symbols,
-and past the limit the row stops with "… and N more".
+units, never fewer than the characters Discord counts: rows of :data:`ROW` symbols, and past
+the limit the row stops with "… and N more" (Donsol's easy and hard variants let a player
+escape monster-free rooms without end, so a run's rooms have no upper bound).
 """
 
 from __future__ import annotations
