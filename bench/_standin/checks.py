@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench._standin import payloads as p
 from bench._standin.ids import parse_move
 from bench._standin.players import Outcome
 from rules import GAMES, replay
@@ -93,8 +94,11 @@ def answer_problems(outcomes: Iterable[Outcome]) -> Counter[str]:
             found["no answer in 3 s"] += 1
         elif "error id" in record.text:
             found["answered with an error id"] += 1
-        elif outcome.kind in ("start", "click") and record.ephemeral:
-            found[f"{outcome.kind} refused"] += 1
+        elif outcome.kind == "click" and record.ephemeral:
+            found["click refused"] += 1
+        elif outcome.kind == "start" and record.ephemeral and not p.buttons(
+                {"components": ((record.response or {}).get("data") or {}).get("components")}):
+            found["start refused"] += 1
         for code in record.refused:
             found[f"callback refused with {code}"] += 1
     return found

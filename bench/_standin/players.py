@@ -119,14 +119,16 @@ async def _start(load: Load, user_id: int, command: str, game: str) -> int | Non
     await load.discord.wait_connected()
     record = load.discord.command(user_id, command, options)
     load.outcomes.append(Outcome(record, "start", game))
-    if not await answered(record) or record.ephemeral or record.message_id is None:
+    if not await answered(record) or record.message_id is None:
         return None
     if (record.response or {}).get("type") == p.DEFERRED_CHANNEL_MESSAGE:
         for _ in range(int(DEADLINE / 0.05)):  # the board comes by editing the original
             if moves_on(load.discord.messages[record.message_id], load.is_move):
                 break
             await asyncio.sleep(0.05)
-    return record.message_id
+    # A board may be ephemeral (a daily's, or with private:true); a refusal has no moves.
+    return record.message_id if moves_on(load.discord.messages[record.message_id],
+                                         load.is_move) else None
 
 
 async def _play_run(load: Load, user_id: int, game: str, board: int, rng: random.Random,
