@@ -31,6 +31,7 @@ import discord
 from PIL import Image, ImageDraw
 
 from bot.pictures.faces import BACK, FACE_NAMES, card_image, font
+from rules import donsol
 from rules.cards import CANONICAL, display
 
 #: The attachment's name: ``embed.set_image(url=f"attachment://{FILENAME}")``.
@@ -221,35 +222,41 @@ class _Table:
 
 
 def _draw_donsol(s: dict[str, Any]) -> _Table:
-    t = _Table(300, s["last"])
+    t = _Table(316, s["last"])
     t.label((16, 12), "ROOM")
     for i in range(4):
         x = 16 + i * (CARD_W + 12)
         if i < len(s["room"]):
-            t.card(s["room"][i], x, 32)
+            code = s["room"][i]
+            t.card(code, x, 32)
+            # What the card does, so that nobody has to remember that A♠ hits for 17.
+            t.label((x + CARD_W // 2, 124), f"{donsol.role(code)} {donsol.value(code)}",
+                    TEXT, 12, "ma")
         else:
             t.slot(x, 32)
     t.pile(336, 32, s["dungeon"], "in the dungeon")
     if s["last"]:
         t.label((440, 12), "LAST TAKEN")
         t.card(s["last"][0], 448, 32)
+        t.label((448 + CARD_W // 2, 124),
+                f"{donsol.role(s['last'][0])} {donsol.value(s['last'][0])}", TEXT, 12, "ma")
     elif s["escaped"]:
         t.label((440, 12), "ESCAPED", GOLD)
 
-    t.label((16, 140), "SHIELD")
+    t.label((16, 154), "SHIELD")
     if s["shield"]:
-        t.card(s["shield"], 16, 160)
-        t.fan(s["shield_monsters"], 16 + CARD_W + 16, 160, 230, step=36)
+        t.card(s["shield"], 16, 174)
+        t.fan(s["shield_monsters"], 16 + CARD_W + 16, 174, 230, step=36)
         hold = ("fresh: blocks any monster" if s["shield_last"] is None
                 else f"blocks monsters under {s['shield_last']}")
-        t.label((16, 252), hold, TEXT)
+        t.label((16, 266), hold, TEXT)
     else:
-        t.slot(16, 160, "none")
-        t.label((16, 252), "no shield: monsters hit in full", TEXT)
+        t.slot(16, 174, "none")
+        t.label((16, 266), "no shield: monsters hit in full", TEXT)
 
     # HP as a bar, on the right under the dungeon.
-    x0, x1, y = 336, WIDTH - 16, 178
-    t.label((x0, 156), f"HP {s['hp']}/{s['max_hp']}", TEXT, 16)
+    x0, x1, y = 336, WIDTH - 16, 192
+    t.label((x0, 170), f"HP {s['hp']}/{s['max_hp']}", TEXT, 16)
     filled = x0 + (x1 - x0) * max(0, s["hp"]) // s["max_hp"]
     t.draw.rounded_rectangle((x0, y, x1, y + 22), 6, fill=HP_EMPTY)
     if filled > x0:
@@ -257,9 +264,9 @@ def _draw_donsol(s: dict[str, Any]) -> _Table:
     for n in range(1, s["max_hp"]):  # one notch per HP, so a glance counts them
         nx = x0 + (x1 - x0) * n // s["max_hp"]
         t.draw.line((nx, y + 16, nx, y + 22), fill=FELT_DARK, width=1)
-    t.label((x0, 214), "sick: a potion now heals nothing" if s["sick"] else "not sick", TEXT)
-    t.label((x0, 236), f"{s['xp']} of 54 cards taken", TEXT)
-    t.banner(s["outcome"], WIDTH - 16, 272)
+    t.label((x0, 228), "sick: a potion now heals nothing" if s["sick"] else "not sick", TEXT)
+    t.label((x0, 250), f"{s['xp']} of 54 cards taken", TEXT)
+    t.banner(s["outcome"], WIDTH - 16, 290)
     return t
 
 
