@@ -46,7 +46,17 @@ from psycopg import errors
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
-from store.base import Conflict, NewRun, RunChange, RunRow
+from store.base import (
+    BoardFilter,
+    BoardLine,
+    Conflict,
+    DayMark,
+    GameStats,
+    NewRun,
+    RunChange,
+    RunRow,
+    Streak,
+)
 from store.migrations import folder, load_migrations
 from store.sqlite import score_key
 
@@ -300,11 +310,12 @@ SELECT_DAILY = f"""
 
 INSERT_RUN = """
     INSERT INTO runs (owner_id, guild_id, channel_id, game, variant, seed, deck, kind, day,
-                      status, outcome, score, score_key, state, moves, version, ranked, rules,
-                      created_at, updated_at, finished_at)
+                      status, outcome, score, score_key, score_text, points, state, moves,
+                      version, ranked, rules, created_at, updated_at, finished_at)
     VALUES (%(owner_id)s, %(guild_id)s, %(channel_id)s, %(game)s, %(variant)s, %(seed)s,
             %(deck)s, %(kind)s, %(day)s, %(status)s, %(outcome)s, %(score)s, %(score_key)s,
-            %(state)s, 0, 0, %(ranked)s, %(rules)s, %(now)s, %(now)s, %(finished_at)s)
+            %(score_text)s, %(points)s, %(state)s, 0, 0, %(ranked)s, %(rules)s, %(now)s,
+            %(now)s, %(finished_at)s)
     ON CONFLICT DO NOTHING
     RETURNING id
 """
@@ -313,7 +324,8 @@ INSERT_RUN = """
 UPDATE_RUN = """
     UPDATE runs
     SET state = %(state)s, moves = %(moves)s, score = %(score)s, score_key = %(score_key)s,
-        status = %(status)s, outcome = %(outcome)s, ranked = %(ranked)s, hinted = %(hinted)s,
+        score_text = %(score_text)s, points = %(points)s, status = %(status)s,
+        outcome = %(outcome)s, ranked = %(ranked)s, hinted = %(hinted)s,
         version = version + 1, updated_at = %(now)s, finished_at = %(finished_at)s
     WHERE id = %(id)s AND version = %(expected)s
 """
@@ -343,6 +355,96 @@ SELECT_GUILD_SETTINGS = "SELECT key, value FROM guild_settings WHERE guild_id = 
 UPSERT_GUILD_SETTING = """
     INSERT INTO guild_settings (guild_id, key, value) VALUES (%(guild_id)s, %(key)s, %(value)s)
     ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value
+"""
+
+SELECT_GUILDS_WITH = """
+    SELECT guild_id, value FROM guild_settings WHERE key = %(key)s ORDER BY guild_id
+"""
+SELECT_PLAYER_SETTINGS = "SELECT key, value FROM player_settings WHERE user_id = %(user_id)s"
+UPSERT_PLAYER_SETTING = """
+    INSERT INTO player_settings (user_id, key, value) VALUES (%(user_id)s, %(key)s, %(value)s)
+    ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value
+"""
+UPSERT_PLAYER = """
+    INSERT INTO players (user_id, name, updated_at) VALUES (%(user_id)s, %(name)s, %(now)s)
+    ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
+    WHERE players.name <> excluded.name
+"""
+
+# A day's board: the partial indexes' own condition; equal scores share a rank and are listed
+# by name (lower-cased and compared byte by byte, as SQLite does), never by time.
+_BOARD_WHERE = """
+    r.kind = 'daily' AND r.ranked = 1 AND r.game = %(game)s AND r.variant = %(variant)s
+    AND r.day = %(day)s AND (%(guild_id)s::bigint IS NULL OR r.guild_id = %(guild_id)s::bigint)
+    AND (%(max_owner_id)s::bigint IS NULL OR r.owner_id <= %(max_owner_id)s::bigint)
+"""
+_BOARD_RANK = f"""
+    1 + (SELECT count(*) FROM runs AS r
+         WHERE {_BOARD_WHERE} AND r.score_key > b.score_key)
+"""
+_BOARD_NAME = "lower(coalesce(p.name, '') COLLATE \"C\")"
+SELECT_BOARD = f"""
+    SELECT {_BOARD_RANK} AS rank, b.id, b.owner_id, coalesce(p.name, '') AS name, b.score,
+           b.score_text, b.status, b.outcome
+    FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+    WHERE {_BOARD_WHERE.replace("r.", "b.")}
+    ORDER BY b.score_key DESC, {_BOARD_NAME}, b.owner_id
+    LIMIT %(limit)s OFFSET %(offset)s
+"""
+SELECT_BOARD_SIZE = f"SELECT count(*) AS size FROM runs AS r WHERE {_BOARD_WHERE}"
+SELECT_BOARD_LINE = f"""
+    SELECT {_BOARD_RANK} AS rank, b.id, b.owner_id, coalesce(p.name, '') AS name, b.score,
+           b.score_text, b.status, b.outcome
+    FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+    WHERE {_BOARD_WHERE.replace("r.", "b.")} AND b.owner_id = %(owner_id)s
+"""
+
+SELECT_GAME_STATS = """
+    SELECT count(*) AS finished,
+           count(*) FILTER (WHERE outcome = 'won') AS wins,
+           max(score_key) AS best_key,
+           avg(points)::float8 AS average_points,
+           count(*) FILTER (WHERE kind = 'daily') AS dailies,
+           coalesce(sum(hinted), 0) AS hinted
+    FROM runs
+    WHERE owner_id = %(owner_id)s AND game = %(game)s AND status <> 'playing'
+"""
+SELECT_BEST = """
+    SELECT score, score_text FROM runs
+    WHERE owner_id = %(owner_id)s AND game = %(game)s AND status <> 'playing'
+      AND score_key = %(key)s
+    ORDER BY finished_at LIMIT 1
+"""
+# Gaps and islands: consecutive days minus their row number are constant along a streak.
+SELECT_STREAKS = """
+    WITH days AS (
+        SELECT DISTINCT day, day::date - DATE '1970-01-01' AS n FROM runs
+        WHERE kind = 'daily' AND owner_id = %(owner_id)s AND game = %(game)s
+          AND status <> 'playing'
+    ),
+    islands AS (SELECT day, n - row_number() OVER (ORDER BY n) AS island FROM days)
+    SELECT min(day) AS first, max(day) AS last, count(*) AS length
+    FROM islands GROUP BY island ORDER BY max(day) DESC
+"""
+SELECT_DAILY_MARKS = """
+    SELECT day, status, outcome, score_text FROM runs
+    WHERE kind = 'daily' AND owner_id = %(owner_id)s AND game = %(game)s
+      AND status <> 'playing' AND day >= %(since)s
+    ORDER BY day, variant
+"""
+
+CLAIM_POST = """
+    INSERT INTO daily_posts (guild_id, day, status, at)
+    VALUES (%(guild_id)s, %(day)s, 'claimed', %(now)s)
+    ON CONFLICT DO NOTHING
+"""
+FINISH_POST = """
+    UPDATE daily_posts SET status = %(status)s, channel_id = %(channel_id)s,
+                           message_id = %(message_id)s, note = %(note)s, at = %(now)s
+    WHERE guild_id = %(guild_id)s AND day = %(day)s
+"""
+SELECT_POST_STATUS = """
+    SELECT status FROM daily_posts WHERE guild_id = %(guild_id)s AND day = %(day)s
 """
 
 
@@ -393,7 +495,8 @@ class PostgresTx:
             "day": run.day, "status": run.status, "outcome": run.outcome,
             "score": _json(run.score), "score_key": score_key(run.score),
             "state": _json(run.state), "ranked": int(run.ranked), "rules": run.rules,
-            "now": run.now, "finished_at": run.finished_at,
+            "now": run.now, "finished_at": run.finished_at, "score_text": run.score_text,
+            "points": run.points,
         }
         row = self._one(INSERT_RUN, params)
         if row is None:
@@ -407,6 +510,7 @@ class PostgresTx:
             "score_key": score_key(change.score), "status": change.status,
             "outcome": change.outcome, "ranked": int(change.ranked),
             "hinted": int(change.hinted), "now": change.now, "finished_at": change.finished_at,
+            "score_text": change.score_text, "points": change.points,
         }
         return self._count(UPDATE_RUN, params) == 1
 
@@ -449,6 +553,96 @@ class PostgresTx:
     def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
         params = {"guild_id": guild_id, "key": key, "value": value}
         self._count(UPSERT_GUILD_SETTING, params)
+
+    def guilds_with_setting(self, key: str) -> list[tuple[int, str]]:
+        return [(row["guild_id"], row["value"])
+                for row in self._rows(SELECT_GUILDS_WITH, {"key": key})]
+
+    def player_settings(self, user_id: int) -> dict[str, str]:
+        rows = self._rows(SELECT_PLAYER_SETTINGS, {"user_id": user_id})
+        return {row["key"]: row["value"] for row in rows}
+
+    def set_player_setting(self, user_id: int, key: str, value: str) -> None:
+        self._count(UPSERT_PLAYER_SETTING, {"user_id": user_id, "key": key, "value": value})
+
+    def set_player_name(self, user_id: int, name: str, now: str) -> None:
+        self._count(UPSERT_PLAYER, {"user_id": user_id, "name": name, "now": now})
+
+    # ----- boards, stats and streaks --------------------------------------------------------
+
+    def board(self, where: BoardFilter, limit: int, offset: int) -> list[BoardLine]:
+        params = {**_board_params(where), "limit": limit, "offset": offset}
+        return [_board_line(row) for row in self._rows(SELECT_BOARD, params)]
+
+    def board_size(self, where: BoardFilter) -> int:
+        row = self._one(SELECT_BOARD_SIZE, _board_params(where))
+        assert row is not None
+        return int(row["size"])
+
+    def board_line(self, where: BoardFilter, owner_id: int) -> BoardLine | None:
+        params = {**_board_params(where), "owner_id": owner_id}
+        row = self._one(SELECT_BOARD_LINE, params)
+        return None if row is None else _board_line(row)
+
+    def game_stats(self, owner_id: int, game: str) -> GameStats:
+        params = {"owner_id": owner_id, "game": game}
+        row = self._one(SELECT_GAME_STATS, params)
+        assert row is not None
+        best_score, best_text = None, None
+        if row["best_key"] is not None:
+            best = self._one(SELECT_BEST, {**params, "key": row["best_key"]})
+            assert best is not None
+            best_score, best_text = json.loads(best["score"]), best["score_text"]
+        return GameStats(
+            game=game, finished=row["finished"], wins=row["wins"], best_score=best_score,
+            best_text=best_text, average_points=row["average_points"], dailies=row["dailies"],
+            hinted=int(row["hinted"]),
+        )
+
+    def streaks(self, owner_id: int, game: str) -> list[Streak]:
+        rows = self._rows(SELECT_STREAKS, {"owner_id": owner_id, "game": game})
+        return [Streak(row["first"], row["last"], row["length"]) for row in rows]
+
+    def daily_marks(self, owner_id: int, game: str, since: str) -> list[DayMark]:
+        params = {"owner_id": owner_id, "game": game, "since": since}
+        return [
+            DayMark(row["day"], row["status"], row["outcome"], row["outcome"] == "won",
+                    row["score_text"])
+            for row in self._rows(SELECT_DAILY_MARKS, params)
+        ]
+
+    # ----- the daily post -------------------------------------------------------------------
+
+    def claim_post(self, guild_id: int, day: str, now: str) -> bool:
+        return self._count(CLAIM_POST, {"guild_id": guild_id, "day": day, "now": now}) == 1
+
+    def finish_post(
+        self, guild_id: int, day: str, status: str, channel_id: int | None,
+        message_id: int | None, note: str | None, now: str,
+    ) -> None:
+        self._count(FINISH_POST, {
+            "guild_id": guild_id, "day": day, "status": status, "channel_id": channel_id,
+            "message_id": message_id, "note": note, "now": now,
+        })
+
+    def post_status(self, guild_id: int, day: str) -> str | None:
+        row = self._one(SELECT_POST_STATUS, {"guild_id": guild_id, "day": day})
+        return None if row is None else row["status"]
+
+
+def _board_params(where: BoardFilter) -> dict[str, Any]:
+    return {
+        "game": where.game, "variant": where.variant, "day": where.day,
+        "guild_id": where.guild_id, "max_owner_id": where.max_owner_id,
+    }
+
+
+def _board_line(row: dict[str, Any]) -> BoardLine:
+    return BoardLine(
+        rank=row["rank"], run_id=row["id"], owner_id=row["owner_id"], name=row["name"],
+        score=json.loads(row["score"]), score_text=row["score_text"], status=row["status"],
+        outcome=row["outcome"],
+    )
 
 
 def _run_row(row: dict[str, Any]) -> RunRow:

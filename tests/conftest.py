@@ -1,0 +1,78 @@
+"""What every test folder shares: the throwaway PostgreSQL cluster, started once per session
+when a test asks for it, and the summary line saying whether the PostgreSQL tests ran.
+
+Without PostgreSQL on the machine, tests that need it are skipped, and the summary says so in
+one line (``make test`` then runs the SQLite half). ``REQUIRE_POSTGRES=1`` (set by CI) turns
+that skip into a failure, so CI cannot pass without having run both halves.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.postgres.cluster import Cluster, Unavailable
+
+#: The migrated, empty database each PostgreSQL test copies.
+TEMPLATE = "dd_template"
+
+_skipped: list[str] = []
+_unavailable: list[str] = []
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL cluster for the session (skips the test when there is none)."""
+    try:
+        running = Cluster().start()
+    except Unavailable as exc:
+        _unavailable.append(str(exc))
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"REQUIRE_POSTGRES=1 but {exc}")
+        pytest.skip(f"PostgreSQL half skipped: {exc}")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg_cluster: Cluster) -> str:
+    """The name of a database migrated to the latest schema, to copy for each test."""
+    import asyncio
+
+    from store.postgres import PostgresStore
+
+    url = pg_cluster.create_database(TEMPLATE)
+
+    async def migrate() -> None:
+        store = await PostgresStore.open(url, pool_size=1)
+        try:
+            await store.migrate()
+        finally:
+            await store.close()
+
+    asyncio.run(migrate())
+    return TEMPLATE
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster, pg_template: str) -> str:
+    """The URL of a fresh PostgreSQL database at the latest schema version, for one test."""
+    return pg_cluster.create_database(template=pg_template)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and "PostgreSQL half skipped" in str(report.longrepr):
+        _skipped.append(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _skipped:
+        reason = _unavailable[0] if _unavailable else "PostgreSQL is not available"
+        terminalreporter.write_line(
+            f"PostgreSQL: {len(_skipped)} tests skipped ({reason}); only SQLite was tested.",
+            yellow=True,
+        )
