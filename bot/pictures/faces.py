@@ -95,6 +95,29 @@ def fit_text(
     draw.text((x, y), text, font=font(size), fill=fill, anchor="ls")
 
 
+def fit_squeezed(
+    image: Image.Image, text: str, box: tuple[int, int, int, int], fill: tuple[int, ...],
+    like: str = "8",
+) -> None:
+    """Draw ``text`` at the height ``like`` would have in ``box``, narrowed to the box's width
+    if it is wider (so that ``10`` stands as tall as the other ranks), flush left."""
+    left, top, right, bottom = box
+    width, height = right - left, bottom - top
+    size = max(4, height * 2)
+    while size > 4:
+        x0, y0, x1, y1 = font(size).getbbox(like, anchor="ls")
+        if x1 - x0 <= width and y1 - y0 <= height:
+            break
+        size -= 1
+    x0, y0, x1, y1 = font(size).getbbox(text, anchor="ls")
+    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+    ImageDraw.Draw(mask).text((-x0, -y0), text, font=font(size), fill=255, anchor="ls")
+    if mask.width > width:
+        mask = mask.resize((width, mask.height), Image.Resampling.LANCZOS)
+    y = top + (height - mask.height) // 2
+    image.paste(Image.new("RGBA", mask.size, fill), (left, y), mask)
+
+
 def _paper(code: str, width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A blank card: rounded, with the border that tells red from black without colour."""
     image = Image.new("RGBA", (width, height), TRANSPARENT)
@@ -167,7 +190,9 @@ def _portrait_boxes(
     return (rank_box, small_box), big_box
 
 
-def _draw_card(code: str, draw: ImageDraw.ImageDraw, width: int, height: int) -> None:
+def _draw_card(
+    code: str, image: Image.Image, draw: ImageDraw.ImageDraw, width: int, height: int
+) -> None:
     ink = RED_INK if is_red(code) else BLACK_INK
     symbol = SUIT_SYMBOLS[suit(code)]
     pad = max(5, min(width, height) // 11)
@@ -175,16 +200,26 @@ def _draw_card(code: str, draw: ImageDraw.ImageDraw, width: int, height: int) ->
         # Portrait (table): a corner index (rank over a small suit) that stays visible when
         # cards overlap in a fan, and a big suit in the lower right.
         (rank_box, small_box), big_box = _portrait_boxes(width, height, pad)
-        fit_text(draw, rank(code), rank_box, ink, align="left")
+        _rank(image, draw, rank(code), rank_box, ink)
         fit_text(draw, symbol, small_box, ink, align="left")
         fit_text(draw, symbol, big_box, ink)
         return
-    # Square (emoji): rank fills the upper left, suit the lower right, overlapping a bit.
+    # Square (emoji): rank in the upper left, suit in the lower right, each as large as fits.
     inner_w, inner_h = width - 2 * pad, height - 2 * pad
-    rank_box = (pad, pad, pad + inner_w * 66 // 100, pad + inner_h * 56 // 100)
-    suit_box = (pad + inner_w * 40 // 100, pad + inner_h * 46 // 100, width - pad, height - pad)
-    fit_text(draw, rank(code), rank_box, ink, align="left")
+    rank_box = (pad, pad, pad + inner_w * 66 // 100, pad + inner_h * 54 // 100)
+    suit_box = (pad + inner_w * 40 // 100, pad + inner_h * 52 // 100, width - pad, height - pad)
+    _rank(image, draw, rank(code), rank_box, ink)
     fit_text(draw, symbol, suit_box, ink)
+
+
+def _rank(
+    image: Image.Image, draw: ImageDraw.ImageDraw, text: str, box: tuple[int, int, int, int],
+    ink: tuple[int, ...],
+) -> None:
+    if len(text) > 1:
+        fit_squeezed(image, text, box, ink)
+    else:
+        fit_text(draw, text, box, ink, align="left")
 
 
 @lru_cache(maxsize=512)
@@ -202,7 +237,7 @@ def card_image(code: str, width: int, height: int) -> Image.Image:
     elif code in JOKERS:
         _draw_joker(code, draw, width, height)
     else:
-        _draw_card(code, draw, width, height)
+        _draw_card(code, image, draw, width, height)
     return image
 
 

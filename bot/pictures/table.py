@@ -422,7 +422,7 @@ CACHE = TableCache()
 
 
 def warm_up() -> None:
-    """Draw every card at table size once (about 0.1 s), so that the first tables after a
+    """Draw every card at table size once (about 0.3 s), so that the first tables after a
     start are as fast as the rest. CPU-bound: at start, run it with ``asyncio.to_thread``."""
     for code in FACE_NAMES:
         card_image(code, CARD_W, CARD_H)
