@@ -79,15 +79,20 @@ class OneLineNetworkErrors(logging.Filter):
         return True
 
 
-class QuietLogin(logging.Filter):
-    """Drops discord.py's "logging in using static token", logged on every login attempt:
-    the attempts get a line of their own (``bot.ops.lifecycle``)."""
+class QuietDiscord(logging.Filter):
+    """Drops discord.py lines that tell an operator of this bot nothing: "logging in using
+    static token" on every login attempt (the attempts get a line of their own, see
+    ``bot.ops.lifecycle``), and the voice warnings (the bot has no voice)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (record.name == "discord.client" and record.msg == LOGIN_MESSAGE)
+        return not (record.name == "discord.client" and record.msg in QUIET_MESSAGES)
 
 
-LOGIN_MESSAGE = "logging in using static token"
+QUIET_MESSAGES = frozenset({
+    "logging in using static token",
+    "PyNaCl is not installed, voice will NOT be supported",
+    "davey is not installed, voice will NOT be supported",
+})
 
 
 def describe(error: BaseException) -> str:
@@ -103,7 +108,7 @@ def setup(level: int, secrets: Iterable[str | None] = ()) -> Redact:
     never writing ``secrets``; returns the filter that redacts them."""
     handler = logging.StreamHandler()
     redact = Redact(secrets)
-    handler.addFilter(QuietLogin())
+    handler.addFilter(QuietDiscord())
     handler.addFilter(OneLineNetworkErrors())
     handler.addFilter(redact)
     # discord.py colours a container's log too (it guesses a terminal); only a real one here.

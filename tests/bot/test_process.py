@@ -177,6 +177,7 @@ async def test_unreachable_discord_is_one_line_per_attempt_until_sigterm(spawn):
     assert attempts[0].endswith("trying again in 1 s")
     assert attempts[1].endswith("trying again in 2 s")
     assert "logging in using static token" not in log, "one line per attempt"
+    assert "voice will NOT be supported" not in log, "the bot has no voice: no warning"
     assert log.index("Stopping on SIGTERM") < log.index("Stopped cleanly")
     assert_clean(log)
 
