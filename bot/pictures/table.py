@@ -123,13 +123,29 @@ def _tomb_scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]
 def _clear_scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
     return {
         "piles": [
-            {"monster": p["monster"], "hidden": p["hidden"], "attack": p["attack"]}
+            {"monster": p["monster"], "hidden": p["hidden"], "attack": p["attack"],
+             # Beyond the spec, when the engine gives it: "3rd card: a heart or a joker".
+             "needs": _short_need(p.get("needs") or "")}
             for p in view["piles"]
         ],
         "hand": view["hand"], "reserve_top": view["reserve"][-1] if view["reserve"] else None,
         "reserve": len(view["reserve"]), "talon": view["talon"], "slain": view["slain"],
         "last": action_cards(last_action),
     }
+
+
+_NEED_WORDS = {
+    "a spade": "♠", "a heart": "♥", "a diamond": "♦", "a club": "♣", "a joker": "joker",
+    "a 10": "10",
+}
+
+
+def _short_need(needs: str) -> str:
+    """``3rd card: a heart or a joker`` as it fits under a pile: ``♥ or joker``."""
+    text = needs.split(": ", 1)[-1]
+    for words, short in _NEED_WORDS.items():
+        text = text.replace(words, short)
+    return text
 
 
 _SCENES: dict[str, Callable[[dict[str, Any], str | None], dict[str, Any]]] = {
@@ -320,7 +336,7 @@ def _draw_tomb(s: dict[str, Any]) -> _Table:
 
 
 def _draw_clear(s: dict[str, Any]) -> _Table:
-    t = _Table(330, s["last"])
+    t = _Table(340, s["last"])
     column = 156
     for i, p in enumerate(s["piles"]):
         x = 16 + i * column
@@ -334,8 +350,10 @@ def _draw_clear(s: dict[str, Any]) -> _Table:
         # The attack cards fan out down and right, leaving the monster's corner in sight.
         for j, code in enumerate(p["attack"]):
             t.card(code, x + 32 * (j + 1), 40 + 16 * (j + 1))
+        if p["needs"]:
+            t.label((x, 162), f"needs {p['needs']}", TEXT, 13)
 
-    y = 200
+    y = 212
     t.label((16, y - 20), "HAND")
     for i, code in enumerate(s["hand"]):
         x = 16 + i * (CARD_W + 12)
@@ -358,7 +376,7 @@ def _draw_clear(s: dict[str, Any]) -> _Table:
     t.pile(380, y, s["talon"], "to deal")
     t.label((WIDTH - 16, y + 30), f"{s['slain']} of 12", TEXT, 24, "ra")
     t.label((WIDTH - 16, y + 60), "monsters slain", LABEL, 13, "ra")
-    t.banner(s["outcome"], WIDTH - 16, 310)
+    t.banner(s["outcome"], WIDTH - 16, 318)
     return t
 
 
