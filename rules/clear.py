@@ -22,9 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.cards import CANONICAL, JOKERS, SUIT_NAMES, display, show
+from rules.cards import CANONICAL, JOKERS, SUIT_NAMES, SUIT_SYMBOLS, display, show
 from rules.deal import CLEAR_DECK
 from rules.engine import Game
+from rules.words import plural
 
 PILES = 4
 PILE_SIZE = 3
@@ -120,6 +121,54 @@ def slain_count(state: ClearState) -> int:
 def spare_cards(state: ClearState) -> int:
     """Power cards never used: the power deck plus the cards in the hand."""
     return len(state.talon) + sum(c is not None for c in state.hand)
+
+
+# ----- the words a board shows (the terminal and Discord alike) ---------------------------
+
+
+def next_card_text(monster: str, attack: list[str] | tuple[str, ...]) -> str:
+    """What the monster's next attack card must be: ``next: 4 or more``."""
+    power = POWER[monster]
+    if len(attack) == 2:
+        return f"next: a {SUIT_SYMBOLS[monster[-1]]} or 🃏 slays it"
+    # A first card must leave room for a 10 (the highest value) to complete the power.
+    least = power - 10 if not attack else power - VALUE[attack[0]]
+    return "next: any card" if least <= 1 else f"next: {least} or more"
+
+
+def pile_text(pile: dict[str, Any]) -> str:
+    """A pile of the view: ``K♠ (13) ⟵ 9♣ · next: 4 or more · 1 hidden``, or ``cleared``."""
+    monster = pile["monster"]
+    if monster is None:
+        return "cleared"
+    hidden = f" · {pile['hidden']} hidden" if pile["hidden"] else ""
+    attack = pile["attack"]
+    return (
+        f"{display(monster)} ({POWER[monster]}) ⟵ {show(attack, 'no attack yet')} · "
+        f"{next_card_text(monster, attack)}{hidden}"
+    )
+
+
+def hand_text(hand: list[str | None]) -> str:
+    """The hand's three places: ``8♠  —  10♥``."""
+    return "  ".join(display(c) if c else "—" for c in hand)
+
+
+def reserve_text(reserve: list[str]) -> str:
+    """``top 3♦ · 2 cards``, or ``empty``."""
+    if not reserve:
+        return "empty"
+    return f"top {display(reserve[-1])} · {plural(len(reserve), 'card')}"
+
+
+def power_deck_text(talon: int) -> str:
+    """``39 cards (13 deals)``."""
+    return f"{plural(talon, 'card')} ({plural(talon // HAND_SIZE, 'deal')})"
+
+
+def slain_text(slain: int) -> str:
+    """``⚔️ 3/12``."""
+    return f"⚔️ {slain}/{MONSTERS}"
 
 
 class ClearTheDungeon(Game[ClearState]):
@@ -392,26 +441,17 @@ class ClearTheDungeon(Game[ClearState]):
 
     def text(self, state: ClearState) -> str:
         v = self.view(state)
-        lines = [f"{self.title} ({v['variant']}) · seed {v['seed']} · move {v['moves']}"]
-        for n, p in enumerate(v["piles"], start=1):
-            if p["monster"] is None:
-                lines.append(f"Pile {n}: — (clear)")
-                continue
-            hidden = f" +{p['hidden']} hidden" if p["hidden"] else ""
-            on = f" ← {show(p['attack'])}" if p["attack"] else ""
-            lines.append(
-                f"Pile {n}: {display(p['monster'])} ({p['power']}){hidden}{on}   [{p['needs']}]"
-            )
-        slots = "  ".join(
-            f"[{n}] {display(c) if c else '—'}" for n, c in enumerate(v["hand"], start=1)
-        )
-        lines.append(f"Hand: {slots}")
-        top = f" (top {display(v['reserve'][-1])})" if v["reserve"] else ""
-        lines.append(f"Reserve: {show(v['reserve'])}{top}")
-        lines.append(f"Power deck: {_cards(v['talon'])}   Slain: {v['slain']} of {MONSTERS}")
-        lines.extend(f"  {e}" for e in v["events"])
-        lines.append(f"Score: {v['score_text']}")
-        lines.append(v["prompt"])
+        lines = [
+            f"{self.title} ({v['variant']}) · seed {v['seed']} · move {v['moves']}",
+            *(f"Pile {n}: {pile_text(p)}" for n, p in enumerate(v["piles"], start=1)),
+            f"Hand: {hand_text(v['hand'])}",
+            f"Reserve: {reserve_text(v['reserve'])}",
+            f"Power deck: {power_deck_text(v['talon'])}",
+            f"Slain: {slain_text(v['slain'])}",
+            *(f"  ▸ {e}" for e in v["events"]),
+            f"Score: {v['score_text']}",
+            v["prompt"],
+        ]
         return "\n".join(lines)
 
 

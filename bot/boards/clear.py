@@ -18,9 +18,15 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, add_field, button, cards, plural
-from rules.cards import SUIT_SYMBOLS, display
-from rules.clear import CLEAR, MONSTERS, POWER, VALUE
+from bot.boards.common import Board, ButtonSpec, add_field, button
+from rules.clear import (
+    CLEAR,
+    hand_text,
+    pile_text,
+    power_deck_text,
+    reserve_text,
+    slain_text,
+)
 
 _FROM_HAND = discord.ButtonStyle.primary
 _FROM_RESERVE = discord.ButtonStyle.success
@@ -31,45 +37,17 @@ _CLOSED = discord.ButtonStyle.secondary
 def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
     """The Clear the Dungeon board for ``view``, its moves laid out as a grid."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
+    # The words come from rules.clear, so the terminal board says the same.
     add_field(
         embed, "Monsters",
-        "\n".join(_pile(i, p) for i, p in enumerate(view["piles"], start=1)),
+        "\n".join(f"**{i}** {pile_text(p)}" for i, p in enumerate(view["piles"], start=1)),
         inline=False,
     )
-    add_field(embed, "Hand", "  ".join(display(c) if c else "—" for c in view["hand"]))
-    add_field(embed, "Reserve", _reserve(view["reserve"]))
-    talon = view["talon"]
-    add_field(embed, "Power deck", f"{plural(talon, 'card')} ({plural(talon // 3, 'deal')})")
-    add_field(embed, "Slain", f"⚔️ {view['slain']}/{MONSTERS}")
+    add_field(embed, "Hand", hand_text(view["hand"]))
+    add_field(embed, "Reserve", reserve_text(view["reserve"]))
+    add_field(embed, "Power deck", power_deck_text(view["talon"]))
+    add_field(embed, "Slain", slain_text(view["slain"]))
     return Board(embed=embed, buttons=_grid(view, actions))
-
-
-def _need(monster: str, attack: list[str]) -> str:
-    """What the monster's next attack card must be (spec rule 2), for the player's eye."""
-    power = POWER[monster]
-    if len(attack) == 2:
-        return f"next: a {SUIT_SYMBOLS[monster[-1]]} or 🃏 slays it"
-    # A first card must leave room for a 10 (the highest value) to complete the power.
-    least = power - 10 if not attack else power - VALUE[attack[0]]
-    return "next: any card" if least <= 1 else f"next: {least} or more"
-
-
-def _pile(index: int, pile: dict[str, Any]) -> str:
-    monster = pile["monster"]
-    hidden = f" · {pile['hidden']} hidden" if pile["hidden"] else ""
-    if monster is None:
-        return f"**{index}** cleared"
-    attack = pile["attack"]
-    return (
-        f"**{index}** {display(monster)} ({POWER[monster]}) ⟵ "
-        f"{cards(attack, 'no attack yet')} · {_need(monster, attack)}{hidden}"
-    )
-
-
-def _reserve(reserve: list[str]) -> str:
-    if not reserve:
-        return "empty"
-    return f"top {display(reserve[-1])} · {plural(len(reserve), 'card')}"
 
 
 def _grid(view: dict[str, Any], actions: list[str]) -> tuple[ButtonSpec, ...]:

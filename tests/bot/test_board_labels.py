@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.boards import render_board
@@ -41,3 +43,20 @@ def test_every_button_label_is_the_engines_label(key: str) -> None:
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_rules_in_discord_are_the_rules_text(key: str) -> None:
     assert RULEBOOK[key] == discord_text(key)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_terminal_board_says_what_the_discord_fields_say(key: str) -> None:
+    game = GAMES[key]
+    state = game.new(3)
+    while True:
+        view = game.view(state)
+        text = game.text(state)
+        board = render_board(view, game.actions(state), run_id=1)
+        for field in board.embed.fields:
+            for line in (field.value or "").splitlines():
+                words = re.sub(r"^\*\*\d\*\* ", "", line).replace("**", "")
+                assert words in text, f"{field.name}: {words!r} is not on the terminal board"
+        if not (actions := game.actions(state)):
+            break
+        state = game.apply(state, actions[len(actions) // 3])

@@ -519,11 +519,13 @@ def test_the_board_as_text() -> None:
     )
     text = CLEAR.text(state)
     assert "Clear the Dungeon (standard) · seed 1 · move 50" in text
-    assert "Pile 1: K♠ (13) +1 hidden ← 9♣   [2nd card: 4 or more]" in text
-    assert "Pile 2: Q♥ (12)   [1st card: 2 or more]" in text
-    assert "Pile 3: — (clear)" in text
-    assert "Hand: [1] 5♥  [2] —  [3] 🃏" in text
-    assert "top 3♦" in text and "Power deck: 3 cards   Slain: 8 of 12" in text
+    # The same words as the Discord board's fields (bot/boards/clear.py).
+    assert "Pile 1: K♠ (13) ⟵ 9♣ · next: 4 or more · 1 hidden" in text
+    assert "Pile 2: Q♥ (12) ⟵ no attack yet · next: 2 or more\n" in text
+    assert "Pile 3: cleared" in text
+    assert "Hand: 5♥  —  🃏" in text
+    assert "Reserve: top 3♦ · " in text
+    assert "Power deck: 3 cards (1 deal)\nSlain: ⚔️ 8/12" in text
     assert text.endswith("Play a card onto a monster, or put one on the reserve.")
 
 
