@@ -192,3 +192,19 @@ def test_tables_drawn_on_several_threads_at_once_are_the_same() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         parallel = list(pool.map(lambda va: table.render_table(*va), views * 3))
     assert parallel == serial * 3
+
+
+def test_what_each_clear_pile_needs_fits_under_it() -> None:
+    import re
+
+    from bot.pictures.faces import font
+
+    seen = set()
+    for state, action in random_games("clear", 3, seed=5):
+        for pile in table.scene(GAMES["clear"].view(state), action)["piles"]:
+            if pile["monster"]:
+                seen.add(pile["needs"])
+    assert "any card" in seen and any(n[0] in "♠♥♦♣" for n in seen)  # 1st and 3rd cards
+    for need in seen:
+        assert re.fullmatch(r"any card|\d+ or more|(10|[♠♥♦♣]) or joker", need), need
+        assert font(13).getlength(f"needs {need}") < 150  # a pile's column is 156 wide
