@@ -320,3 +320,18 @@ async def test_a_generated_daily_secret_stays_out_of_the_debug_log(spawn, discor
     assert "[DEBUG   ]" in log
     assert secret not in log
     assert_clean(log)
+
+
+async def test_sync_pushes_the_commands_and_exits(tmp_path, discord):
+    bot = Bot(tmp_path, discord.base_url)
+    assert not discord.commands
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "sync", cwd=tmp_path, env=bot.env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(proc.communicate(), 30)
+
+    assert proc.returncode == 0, output.decode()
+    assert {"play", "games", "rules", "help"} <= set(discord.commands)
+    assert b"Synced" in output and b"Traceback" not in output
+    assert not discord.identified.is_set(), "sync does not connect to the gateway"
