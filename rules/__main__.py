@@ -41,8 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         return args.run(args)
-    except KeyboardInterrupt:  # Ctrl-C: leave quietly, as a shell command does
-        print("\nLeaving the game." if args.run is cmd_play else "\nInterrupted.", file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C: stop quietly, as a shell command does
+        print("\nInterrupted.", file=sys.stderr)
         return 130
     except (Refusal, ValueError) as exc:  # a bad seed, variant, deck or file: one sentence
         print(f"error: {exc}", file=sys.stderr)
@@ -75,15 +75,22 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
             _print_menu(legal, labels)
             action = _ask(game, state, lines, legal, labels)
             if action is None:
-                print("\nLeaving the game." + (f" Moves saved to {save.name}." if save else ""))
+                print(_leaving(save))
                 return 0
             state = game.apply(state, action)
             if save:
                 save.write(action + "\n")
                 save.flush()
+    except KeyboardInterrupt:  # Ctrl-C: leave quietly, as a shell command does
+        print(_leaving(save), file=sys.stderr)
+        return 130
     finally:
         if save:
             save.close()
+
+
+def _leaving(save: TextIO | None) -> str:
+    return "\nLeaving the game." + (f" Moves saved to {save.name}." if save else "")
 
 
 def _ask(

@@ -167,11 +167,18 @@ def test_ctrl_c_in_a_real_terminal_process_is_quiet() -> None:
     assert "Traceback" not in err and "Leaving the game." in err
 
 
+def _binary_file(folder: Path) -> Path:
+    path = folder / "moves.bin"
+    path.write_bytes(b"\xff\xfe\x00take")
+    return path
+
+
 @pytest.mark.parametrize(
     ("make", "sentence"),
     [
         (lambda d: d / "missing.txt", "there is no file {path}"),
         (lambda d: d, "{path} is a folder, not a transcript file"),
+        (_binary_file, "{path} is not a text file (UTF-8)"),
     ],
 )
 def test_an_unreadable_actions_file_is_one_sentence(make, sentence, tmp_path, capsys) -> None:
@@ -217,3 +224,17 @@ def test_help_says_what_each_game_command_does(command: str) -> None:
     assert done.returncode == 0
     assert "usage: python -m rules " + command in done.stdout
     assert "--seed" in done.stdout and "--variant" in done.stdout
+
+
+def test_ctrl_c_keeps_the_saved_moves_and_says_where(tmp_path: Path, monkeypatch, capsys):
+    saved = tmp_path / "moves.txt"
+
+    class OneMoveThenCtrlC(io.StringIO):
+        def __iter__(self):
+            yield "1\n"
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", OneMoveThenCtrlC())
+    assert main(["play", "donsol", "--seed", "0", "--save", str(saved)]) == 130
+    assert capsys.readouterr().err == f"\nLeaving the game. Moves saved to {saved}.\n"
+    assert saved.read_text().splitlines()[-1] == "take 3D"
