@@ -103,6 +103,8 @@ class BotProcess:
             return False, "stopping"
         if bot is None or bot.is_closed() or not bot.is_ready():
             return False, "connecting"
+        if bot.ws is None or not bot.ws.open:  # discord.py is reconnecting
+            return False, "connecting"
         return True, "ok"
 
     async def serve(self) -> None:

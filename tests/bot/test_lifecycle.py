@@ -76,6 +76,11 @@ async def test_a_stop_answers_the_click_in_flight_then_takes_no_more(
     in_flight = standin.click(7, board, board_moves(standin, board)[0])
     await asyncio.wait_for(acting.wait(), 10)
 
+    # While discord.py reconnects (the stand-in dropped the connection), it is not healthy.
+    assert bot.ws is not None
+    await bot.ws.socket.close()
+    assert process.health() == (False, "connecting")
+
     process.request_stop()
     assert process.health() == (False, "stopping")
     late = standin.click(7, board, board_moves(standin, board)[1])
