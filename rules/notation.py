@@ -74,10 +74,11 @@ def read_move(text: str, legal: Sequence[str], labels: Sequence[str] = ()) -> Re
 
 def _words(text: str) -> tuple[str, ...]:
     """A label or a move, compared loosely: cards as codes, other words in lower case,
-    without a value in brackets (``Fight 8♣ (8)`` reads as ``fight 8C``) or a lone 🃏."""
+    without what a label adds in brackets at its end (``Fight 8♣ (8)`` reads as ``fight 8C``,
+    ``Delve deeper (turn 2)`` as ``delve deeper``) or a lone 🃏."""
     out = []
-    for word in text.split():
-        if re.fullmatch(r"\(\d+\)", word) or word.rstrip("\ufe0f") == "🃏":
+    for word in re.sub(r"\s*\([^()]*\)$", "", text).split():
+        if word.rstrip("\ufe0f") == "🃏":
             continue
         out.append(card_code(word) or word.casefold())
     return tuple(out)

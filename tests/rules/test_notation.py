@@ -31,6 +31,12 @@ def test_typed_moves_become_legal_actions(typed: str, action: str) -> None:
     assert read_move(typed, LEGAL, LABELS) == Reading(action=action)
 
 
+def test_a_label_reads_without_what_its_brackets_add() -> None:
+    legal, labels = ["flip", "retreat"], ["Delve deeper (turn 2)", "Turn back (out at once)"]
+    assert read_move("delve deeper", legal, labels).action == "flip"
+    assert read_move("TURN BACK", legal, labels).action == "retreat"
+
+
 def test_a_lone_joker_is_the_joker_that_makes_a_legal_move() -> None:
     assert read_move("take 🃏", ["take BJ", "escape"]).action == "take BJ"
     assert read_move("take joker", ["take RJ"]).action == "take RJ"
