@@ -4,6 +4,7 @@ The functions below are what the rest of the bot calls; they are cheap (a lock a
 and safe to call whether or not ``METRICS_PORT`` is set:
 
     metrics.click(outcome, seconds)     # a click answered: its outcome and its latency
+    with metrics.click_timer() as t:    # the same, timed; set t.outcome ("error" if it raises)
     metrics.run_started(game, kind)     # a run started (kind: "practice" or "daily")
     metrics.run_finished(game, kind)    # a run ended (won, lost or resigned)
     metrics.db_time(seconds)            # one database job (a transaction) took this long
@@ -21,6 +22,7 @@ time gets a callable such as :func:`db_time` handed to it, the arrows stay one w
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 
 from aiohttp import web
@@ -115,6 +117,30 @@ METRICS = Metrics()
 def click(outcome: str, seconds: float) -> None:
     """A click was answered: ``outcome`` (one of ``OUTCOMES``) after ``seconds``."""
     METRICS.click(outcome, seconds)
+
+
+class ClickTimer:
+    """Times one click and records it on leaving the ``with`` block: the outcome is
+    ``outcome`` (``moved`` unless changed), or ``error`` if an exception leaves the block."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.outcome = "moved"
+        self._metrics = metrics
+        self._start = 0.0
+
+    def __enter__(self) -> ClickTimer:
+        self._start = time.perf_counter()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        outcome = "error" if kind is not None and issubclass(kind, Exception) else self.outcome
+        self._metrics.click(outcome, time.perf_counter() - self._start)
+
+
+def click_timer(metrics: Metrics | None = None) -> ClickTimer:
+    """``with metrics.click_timer() as timer:`` around the answer to a click; set
+    ``timer.outcome`` to ``"stale"`` or ``"refused"`` when that is what it came to."""
+    return ClickTimer(metrics if metrics is not None else METRICS)
 
 
 def run_started(game: str, kind: str) -> None:

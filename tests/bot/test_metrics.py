@@ -114,3 +114,24 @@ def test_the_module_functions_record_into_the_process_metrics():
     assert value("dungeon_deck_runs_finished_total", game="clear", kind="practice") == (
         finished + 1)
     assert value("dungeon_deck_db_seconds_count") == db + 1
+
+
+def test_a_click_timer_records_the_outcome_set_or_error_when_it_raises():
+    m = Metrics()
+
+    with metrics.click_timer(m):
+        pass
+    with metrics.click_timer(m) as timer:
+        timer.outcome = "stale"
+    try:
+        with metrics.click_timer(m) as timer:
+            timer.outcome = "refused"
+            raise KeyError("a bug in a handler")
+    except KeyError:
+        pass
+
+    def count(outcome: str) -> float:
+        return m.registry.get_sample_value("dungeon_deck_clicks_total", {"outcome": outcome})
+
+    assert [count(o) for o in ("moved", "stale", "refused", "error")] == [1, 1, 0, 1]
+    assert m.registry.get_sample_value("dungeon_deck_click_seconds_count") == 3
