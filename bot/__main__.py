@@ -29,8 +29,8 @@ from dotenv import load_dotenv
 from bot.config import ConfigError, Settings
 from bot.migrate import migrate as apply_migrations
 from bot.ops import lifecycle, logs
-from bot.ops.backup import BackupError, backup
 from bot.pictures.emoji import emoji_command
+from store.backup import BackupError, backup
 
 log = logging.getLogger("bot")
 
@@ -127,7 +127,7 @@ def migrate(settings: Settings) -> int:
 
 
 def make_backup(settings: Settings, path: Path) -> int:
-    """Copy the database to ``path`` (see :mod:`bot.ops.backup`) and say what was written."""
+    """Copy the database to ``path`` (see :mod:`store.backup`) and say what was written."""
     try:
         made = backup(settings.database_path, path)
     except BackupError as exc:

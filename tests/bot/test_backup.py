@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.ops.backup import backup
+from store.backup import backup
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,5 +1,5 @@
-"""``python -m bot backup PATH``: a consistent copy of the live database, taken while the bot
-runs, with SQLite's online backup API.
+"""Online backups of the SQLite database file (``python -m bot backup PATH``): a consistent
+copy taken while the bot runs, with SQLite's backup API, from a process of its own.
 
 The copy is one backup step over the whole file: it reads one snapshot of the database (in WAL
 mode a reader does not block the bot's writes, and the bot's writes do not disturb it), so the
