@@ -78,10 +78,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(TOKEN_REFUSED, file=sys.stderr)
         return EXIT_CONFIG
     except discord.ConnectionClosed as exc:
-        if exc.code != GATEWAY_AUTHENTICATION_FAILED:
-            raise
-        print(TOKEN_REFUSED, file=sys.stderr)
-        return EXIT_CONFIG
+        if exc.code == GATEWAY_AUTHENTICATION_FAILED:
+            print(TOKEN_REFUSED, file=sys.stderr)
+            return EXIT_CONFIG
+        print(f"Discord closed the connection for good (code {exc.code}: {exc.reason}).",
+              file=sys.stderr)
+        return 1
+    except Exception:
+        # Through the log handler, which keeps the token and the daily secret out of it.
+        log.exception("The bot stopped on an unexpected error")
+        return 1
     return 0
 
 

@@ -226,12 +226,15 @@ async def serve(
     """Run the bot process (see the module's docstring) with SIGINT and SIGTERM stopping it."""
     process = BotProcess(settings, token, sync_only=sync_only, redact=redact)
     loop = asyncio.get_running_loop()
+    installed: list[int] = []
     for signum in STOP_SIGNALS:
-        loop.add_signal_handler(signum, process.request_stop, signum)
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C still interrupts
+            loop.add_signal_handler(signum, process.request_stop, signum)
+            installed.append(signum)
     try:
         await process.serve()
     finally:
-        for signum in STOP_SIGNALS:
+        for signum in installed:
             loop.remove_signal_handler(signum)
 
 
