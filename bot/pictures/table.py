@@ -11,8 +11,9 @@ bytes, and the cache never serves a picture of something else.
 The last action's cards stand out with a gold frame. The view alone does not say which they
 are, so they come from the action itself (``take 7C``, ``put 4H 2``, ``reserve 4H``, ``skill
 JS``…; the adapter knows it: it is the run's last move) and, for Tomb, from the view's
-``events``: each card turned is told as "You turn <card>: …", and a turn that ended is
-shown as the "last turn", since the view's ``turn`` is already empty then.
+``events``: each card turned is told as "You turn <card>: …" or, for the card drawn to fight
+an encounter, "Your <card> …"; a turn that ended is shown as the "last turn", since the
+view's ``turn`` is already empty then.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ OUTCOME_WORDS = {
     "stuck": "STUCK",
 }
 
+_ALL_CODES = frozenset(CANONICAL)
 _CODE_OF_SHOWN = {display(c): c for c in CANONICAL if c not in ("RJ", "BJ")}
 _TURNED = re.compile(r"^(?:You turn (\S+):|Your (\S+) )")
 
@@ -66,9 +68,6 @@ def action_cards(action: str | None) -> list[str]:
     if not action:
         return []
     return [word for word in action.split()[1:] if word in _ALL_CODES]
-
-
-_ALL_CODES = frozenset(CANONICAL)
 
 
 def turned_cards(events: list[str]) -> list[str]:
@@ -114,7 +113,7 @@ def _tomb_scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]
         "turn": row, "turn_is_last": row_is_last, "hand": view["hand"],
         "encounter": view["encounter"] if not view["over"] else None,
         "torches": view["torches"], "damage": view["damage"], "hp_card": view["hp_card"],
-        "deck": view["deck"], "phase": view["phase"], "delve_turns": view["delve_turns"],
+        "deck": view["deck"], "delve_turns": view["delve_turns"],
         "retreat_turns": view["retreat_turns"], "retreat_needed": view["retreat_needed"],
         "last": sorted(set(turned) | set(action_cards(last_action))),
     }
