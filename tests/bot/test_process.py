@@ -259,8 +259,8 @@ async def test_sigterm_answers_clicks_in_flight_and_closes_the_database(spawn, d
     taken = [c for c in clicks if c.answered_at is not None]
     assert all(not c.refused for c in clicks)
     assert all(not c.ephemeral and c.message_id is not None for c in taken)
-    runs = {int(moves_id.split(":")[1]) for moves_id in
-            (c.data["custom_id"] for c in taken)}
+    runs = {parse(c.data["custom_id"]).run_id for c in taken}
+    assert taken, "the bot was serving when the signal came"
     assert set(played) == runs, "the moves kept are exactly those of the answered clicks"
 
 
