@@ -184,3 +184,13 @@ async def test_a_second_copy_of_a_face_is_removed(
     assert uploads(simcord_env, cursor) == []
     (deleted,) = deletions(simcord_env, cursor)
     assert deleted.endswith(f"/emojis/{extra.id}")
+
+
+async def test_a_broken_store_falls_back_too(
+    simcord_env: simcord.Env, meta: SqliteMeta, caplog: pytest.LogCaptureFixture,
+) -> None:
+    await meta.conn.close()  # the database went away under the bot
+
+    assert await card_emoji.sync_card_emoji(simcord_env.bot, meta) == {}
+    (warning,) = warnings(caplog)
+    assert "text cards" in warning
