@@ -8,6 +8,7 @@ and safe to call whether or not ``METRICS_PORT`` is set:
     metrics.run_started(game, kind)     # a run started (kind: "practice" or "daily")
     metrics.run_finished(game, kind)    # a run ended (won, lost or resigned)
     metrics.db_time(seconds)            # one database job (a transaction) took this long
+    metrics.time_store(store)           # ... or: every read/write transaction of a store
 
 Click outcomes are a small fixed set (``OUTCOMES``) so that the series stay few. The gateway
 latency is read from the bot when scraped (:func:`watch_gateway`). ``start_http`` serves, on
@@ -24,6 +25,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from typing import Any
 
 from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -156,6 +158,28 @@ def run_finished(game: str, kind: str) -> None:
 def db_time(seconds: float) -> None:
     """One database job (a transaction, on the connection's thread) took ``seconds``."""
     METRICS.db_time(seconds)
+
+
+def time_store(store: Any, metrics: Metrics | None = None) -> None:
+    """Record the time of each of ``store``'s transactions as database time.
+
+    Every database access of the core is one ``read`` or ``write`` transaction of the store
+    interface (``store.base.Store``), whatever the backend; this wraps those two methods of
+    the given store object, measuring from the call to the result: queueing for the
+    connection included, as a click sees it.
+    """
+    into = metrics if metrics is not None else METRICS
+    for name in ("read", "write"):
+        original = getattr(store, name)
+
+        async def timed(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await _original(*args, **kwargs)
+            finally:
+                into.db_time(time.perf_counter() - start)
+
+        setattr(store, name, timed)
 
 
 def watch_gateway(latency: Callable[[], float]) -> None:

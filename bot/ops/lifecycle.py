@@ -154,6 +154,7 @@ class BotProcess:
         if self.sync_only:
             return
         metrics.watch_gateway(lambda: bot.latency)
+        metrics.time_store(bot.core.store)
         await bot.connect(reconnect=True)
 
     async def _login(self) -> DungeonBot:

@@ -9,6 +9,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
 from bot.metrics import OUTCOMES, Metrics, bound_port, start_http
+from store import open_store
 
 
 async def scrape(port: int, path: str = "/metrics") -> tuple[int, str]:
@@ -135,3 +136,17 @@ def test_a_click_timer_records_the_outcome_set_or_error_when_it_raises():
 
     assert [count(o) for o in ("moved", "stale", "refused", "error")] == [1, 1, 0, 1]
     assert m.registry.get_sample_value("dungeon_deck_click_seconds_count") == 3
+
+
+async def test_every_transaction_of_a_store_counts_as_database_time(tmp_path):
+    m = Metrics()
+    store = await open_store(tmp_path / "deck.sqlite3")
+    try:
+        await store.migrate()
+        metrics.time_store(store, m)
+        await store.write(lambda tx: tx.set_meta("greeting", "hello"))
+        assert await store.read(lambda tx: tx.meta("greeting")) == "hello"
+    finally:
+        await store.close()
+    assert m.registry.get_sample_value("dungeon_deck_db_seconds_count") == 2
+    assert m.registry.get_sample_value("dungeon_deck_db_seconds_sum") > 0

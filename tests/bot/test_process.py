@@ -280,9 +280,12 @@ async def test_healthz_and_metrics_on_the_metrics_port(spawn, discord):
         assert seen[-1] == (200, "ok\n")
         assert set(seen[:-1]) <= {(503, "connecting\n")}
 
+        await play(discord, 61, "clear")
         async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
             assert response.status == 200
             text = await response.text()
+    db_count = re.search(r"^dungeon_deck_db_seconds_count (\S+)$", text, re.MULTILINE)
+    assert db_count and float(db_count[1]) >= 2, "the /play's transactions were timed"
     for name in ("dungeon_deck_clicks_total", "dungeon_deck_click_seconds_bucket",
                  "dungeon_deck_db_seconds_bucket", "dungeon_deck_gateway_latency_seconds",
                  "process_cpu_seconds_total"):
