@@ -28,6 +28,9 @@ from rules import GAMES
 ALICE, BOB = 501, 502
 #: Commands whose valid use writes a run: only their invalid forms are thrown at the bot.
 WRITERS = ("play", "daily")
+#: User, channel, role, mentionable and attachment options: discord.py hands a value of
+#: another type to the command as it is.
+SNOWFLAKE_TYPES = (6, 7, 8, 9, 11)
 OPTION_TYPES = (p.OPTION_STRING, p.OPTION_INTEGER, p.OPTION_BOOLEAN, p.OPTION_NUMBER)
 PREFIXES = ("", "d", "dd", "dd.", "dd:", "dd.x", "DD.m", "dd.mm", "ddm", "dd.c", "dd.m.", "xx",
             "ddc", "dd.m:dd.m")
@@ -60,17 +63,19 @@ def world(live_bot) -> World:
     discord = live_bot.discord
     boards, old, actions = {}, {}, {}
     for game in GAMES:
-        started = live_bot.send(lambda g=game: discord.command(
-            ALICE, "play", command_options(discord.commands["play"], g)), 5)
-        assert started.message_id and not started.ephemeral
-        board = started.message_id
-        first = _live_moves(discord.messages[board])
-        actions[game] = [parse_move(i).action for i in first]
-        old[game] = copy.deepcopy(discord.messages[board])
-        clicked = live_bot.send(lambda b=board, i=first[-1]: discord.click(ALICE, b, i), 5)
-        assert clicked.answered_at and not clicked.ephemeral
-        actions[game] += [parse_move(i).action for i in _live_moves(discord.messages[board])]
-        boards[game] = board
+        while game not in boards:  # until a run survives its first move (Donsol's joker)
+            started = live_bot.send(lambda g=game: discord.command(
+                ALICE, "play", command_options(discord.commands["play"], g)), 5)
+            assert started.message_id and not started.ephemeral
+            board = started.message_id
+            first = _live_moves(discord.messages[board])
+            actions[game] = [parse_move(i).action for i in first]
+            old[game] = copy.deepcopy(discord.messages[board])
+            clicked = live_bot.send(lambda b=board, i=first[-1]: discord.click(ALICE, b, i), 5)
+            assert clicked.answered_at and not clicked.ephemeral
+            if then := _live_moves(discord.messages[board]):
+                actions[game] += [parse_move(i).action for i in then]
+                boards[game] = board
     finished = live_bot.send(lambda: discord.command(
         BOB, "play", command_options(discord.commands["play"], "donsol")), 5).message_id
     finished_run = parse_move(_live_moves(discord.messages[finished])[0]).run_id
@@ -209,20 +214,19 @@ def bad_commands(draw: st.DrawFn, commands: dict[str, dict[str, Any]]) -> tuple[
 
 
 def _valid(schema: dict[str, Any], options: list[dict[str, Any]]) -> bool:
+    """Whether the invocation is valid when read leniently: discord.py drops options the
+    command does not declare, and a choice may be matched ignoring case and spaces."""
     declared = {o["name"]: o for o in schema.get("options") or []}
-    given_names = {o["name"] for o in options}
-    if any(o.get("required") and n not in given_names for n, o in declared.items()):
+    given = {o["name"]: o for o in options if o["name"] in declared}
+    if any(o.get("required") and n not in given for n, o in declared.items()):
         return False
-    for option in options:
-        spec = declared.get(option["name"])
-        if spec is None or spec["type"] != option["type"]:
-            return False
-        value = option["value"]
-        expected = {3: str, 4: int, 5: bool, 10: (int, float)}[spec["type"]]
+    for name, option in given.items():
+        spec, value = declared[name], option["value"]
+        expected = {3: str, 4: int, 5: bool, 10: (int, float)}.get(spec["type"], str)
         if not isinstance(value, expected) or (spec["type"] == 4 and isinstance(value, bool)):
             return False
-        choices = [c["value"] for c in spec.get("choices") or []]
-        if choices and value not in choices:
+        choices = [str(c["value"]).strip().lower() for c in spec.get("choices") or []]
+        if choices and str(value).strip().lower() not in choices:
             return False
     return True
 
@@ -254,6 +258,8 @@ def _known_bug(schema: dict[str, Any], options: list[dict[str, Any]]) -> bool:
         if schema["name"] in WRITERS and (
                 (name == "private" and not isinstance(value, bool))
                 or (name == "day" and not isinstance(value, str))):
+            return True
+        if declared.get(name, {}).get("type") in SNOWFLAKE_TYPES:
             return True
     return False
 
@@ -312,3 +318,21 @@ def test_play_with_an_option_of_the_wrong_type_is_refused_and_starts_nothing(
     assert "error id" not in record.text, record.text
     assert record.ephemeral
     assert live_bot.tables() == before
+
+
+@pytest.mark.xfail(strict=True, reason="bot/cogs/boards.py: /stats uses its `user` option "
+                   "unchecked; a value of another type (a stale or modified client) reaches "
+                   "`who.id` (AttributeError) and gets an error id instead of a refusal")
+def test_a_user_option_of_the_wrong_type_is_refused_calmly(live_bot, world):
+    discord = live_bot.discord
+    found = [(name, o["name"]) for name, c in sorted(discord.commands.items())
+             for o in c.get("options") or [] if o.get("type") in SNOWFLAKE_TYPES]
+    if not found:
+        pytest.skip("no command takes a user, channel or role option")
+    for name, option in found:
+        record = live_bot.send(lambda n=name, o=option: discord.command(
+            ALICE, n, [{"name": o, "type": p.OPTION_STRING, "value": "someone"}]), 2.0)
+
+        assert live_bot.answered(record)
+        assert "error id" not in record.text, (name, record.text)
+        assert record.ephemeral
