@@ -1,8 +1,10 @@
 """What the Donsol solver knows beyond the rules: the key, a bound and a move order.
 
-- Key: the dungeon and room (in order: an escape reshuffles them in that order), HP, what the
-  shield can still do (its value and the last monster on it), sickness, the escape flags and
-  the stream position. XP is ``54 −`` the cards left, so it needs no place of its own.
+- Key: the dungeon and room (in order: an escape reshuffles them in that order), the shield's
+  value, the escape flags and the stream position. XP is ``54 −`` the cards left, so it needs
+  no place of its own. HP, sickness and the last monster on the shield are the state's
+  strength instead: a state that beats another on all three (same key) does at least as
+  well, so a bound proven for it holds for the weaker one (dominance).
 - Bound: an order-free relaxation. Every remaining potion heals in full, every remaining
   monster meets the strongest shield still to come. If even then the damage exceeds the HP
   and the healing, the run dies, and at best after every other card and the mildest monsters;
@@ -26,6 +28,7 @@ _WORTH = {c: value(c) for c in DONSOL_DECK}
 _POTIONS = frozenset(c for c in DONSOL_DECK if role(c) == "potion")
 _SHIELDS = frozenset(c for c in DONSOL_DECK if role(c) == "shield")
 _MONSTERS = frozenset(c for c in DONSOL_DECK if role(c) == "monster")
+_FRESH = 99  # a fresh shield's "last monster": above every monster
 _ESCAPE_PENALTY = 8.0  # an escape gives up the room's cards for now: try it after the takes
 
 
@@ -45,11 +48,15 @@ class DonsolRules:
     game = DONSOL
 
     def key(self, s: DonsolState) -> Hashable:
-        shield = value(s.shield) if s.shield is not None else 0
-        return (
-            s.dungeon, s.room, s.hp, shield, s.shield_last, s.sick, s.escaped_last,
-            s.first_room, s.stream,
-        )
+        shield = _WORTH[s.shield] if s.shield is not None else 0
+        return (s.dungeon, s.room, shield, s.escaped_last, s.first_room, s.stream)
+
+    def strength(self, s: DonsolState) -> tuple[int, int, int]:
+        """More HP, not sick, a shield that has stopped only stronger monsters (or none
+        yet): each is at least as good, the rest being equal (every move stays legal and
+        no card does more harm)."""
+        last = _FRESH if s.shield_last is None else s.shield_last
+        return (s.hp, 0 if s.sick else 1, last)
 
     def bound(self, s: DonsolState) -> Score:
         if s.outcome is not None:

@@ -17,6 +17,7 @@ the game), an upper bound, and the moves in a good order; it never re-implements
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -25,6 +26,7 @@ Score = tuple[int, ...]
 _NOTHING: Score = (-1,)  # below every score: all scores are lists of non-negative ints
 _CLOCK_EVERY = 256  # nodes between two looks at the clock
 TABLE_LIMIT = 3_000_000  # entries; beyond it the table starts over (memory, not correctness)
+_ENTRIES_PER_KEY = 12  # with dominance: the strengths remembered for one key
 
 
 class Rules(Protocol):
@@ -35,6 +37,10 @@ class Rules(Protocol):
 
     def bound(self, state: Any) -> Score:
         """A score no line from ``state`` can beat (cheap, the tighter the better)."""
+
+    # Optional, for dominance: ``strength(state)``, a tuple of numbers left out of the key,
+    # such that a state at least as strong in every component (same key) can do at least as
+    # well. The table then keeps, per key, the bounds proven at several strengths.
 
     def children(self, state: Any) -> Iterable[tuple[str, Any]]:
         """Every legal ``(action, next state)``, the most promising first (may be lazy: a
@@ -66,7 +72,7 @@ class Search:
         budget_nodes: int | None = None,
         deadline: float | None = None,
         clock: Callable[[], float] | None = None,
-        table: dict[Hashable, Score] | None = None,
+        table: dict[Hashable, Any] | None = None,
     ) -> None:
         if deadline is not None and clock is None:
             raise ValueError("a deadline needs the clock it is read on")
@@ -75,7 +81,8 @@ class Search:
         self.budget_nodes = budget_nodes
         self.deadline = deadline
         self.clock = clock
-        self.table: dict[Hashable, Score] = {} if table is None else table
+        self.table: dict[Hashable, Any] = {} if table is None else table
+        self._dominance = hasattr(rules, "strength")
         self.nodes = 0
         self.best: Score = _NOTHING
         self.line: list[str] = []
@@ -85,11 +92,55 @@ class Search:
         """Search from ``root``: the best score and line found, exact unless out of budget."""
         self._dive(root)
         try:
+            self._probe(root)
             self._visit(root)
             exact = True
         except OutOfBudget:
             exact = False
         return Outcome(self.best, list(self.line), exact, self.nodes)
+
+    def _probe(self, root: Any) -> None:
+        """Randomised dives before the systematic search, for games whose move order is
+        right most of the time but not always (``rules.probe``: how many dives, the chance
+        of passing over a move, and the share of the budget they may use). A depth-first
+        search mends late mistakes first and can spend its whole budget below an early one;
+        a few hundred varied dives find good lines fast. The random numbers come from a
+        fixed seed: the same search gives the same answer.
+        """
+        dives, skip, share = getattr(self.rules, "probe", (0, 0.0, 0.0))
+        if not dives:
+            return
+        limit = None if self.budget_nodes is None else self.nodes + int(self.budget_nodes * share)
+        stop = None
+        if self.deadline is not None and self.clock is not None:
+            now = self.clock()
+            stop = now + (self.deadline - now) * share
+        rng = random.Random(0x5EED)
+        top = self.rules.bound(root)
+        for _ in range(dives):
+            if self.best >= top:
+                return
+            state, path = root, []
+            while state.outcome is None:
+                if self.rules.bound(state) <= self.best:
+                    break
+                self._count()
+                moves = list(self.rules.children(state))
+                if not moves:
+                    break
+                i = 0
+                while i < len(moves) - 1 and rng.random() < skip:
+                    i += 1
+                action, state = moves[i]
+                path.append(action)
+            else:
+                score = tuple(self.game.score(state))
+                if score > self.best:
+                    self.best, self.line = score, path
+            if (limit is not None and self.nodes >= limit) or (
+                stop is not None and self.clock is not None and self.clock() >= stop
+            ):
+                return
 
     def _dive(self, state: Any) -> None:
         """Follow the first move of each state to the end: a first incumbent, never
@@ -112,7 +163,8 @@ class Search:
                 self.best, self.line = score, list(self._path)
             return score
         key = self.rules.key(state)
-        known = self.table.get(key)
+        strength = self.rules.strength(state) if self._dominance else None
+        known = self._recall(key, strength)
         if known is not None and known <= self.best:
             return known
         bound = self.rules.bound(state)
@@ -135,8 +187,28 @@ class Search:
         value = min(top, bound) if finished else bound
         if len(self.table) >= TABLE_LIMIT:
             self.table.clear()
-        self.table[key] = value
+        if strength is None:
+            self.table[key] = value
+        else:
+            entries = self.table.setdefault(key, [])
+            entries.append((strength, value))
+            if len(entries) > _ENTRIES_PER_KEY:
+                del entries[0]
         return value
+
+    def _recall(self, key: Hashable, strength: Score | None) -> Score | None:
+        """The tightest bound the table proves for this state: its own entry, or (with
+        dominance) the least bound of an entry at least as strong in every respect."""
+        known = self.table.get(key)
+        if strength is None or known is None:
+            return known
+        found = None
+        for other, value in known:
+            if (found is None or value < found) and all(
+                a >= b for a, b in zip(other, strength, strict=True)
+            ):
+                found = value
+        return found
 
     def _count(self) -> None:
         self.nodes += 1
