@@ -10,7 +10,9 @@ from the INTERACTION_CREATE frame sent to the interaction's callback received.
 Phases, for the project's bot and then for the minimal bot (``bench/_minimal_bot.py``, two
 buttons and one durable SQLite write per click) in the same run:
 
-- paced: every player clicks about once a second, all three games mixed;
+- paced: every player clicks about once a second, all three games mixed; both bots run at
+  once, each against its own stand-in, and the phase alternates between them in rounds, so
+  a change in the machine's background load hits both alike;
 - back-to-back: every player clicks as soon as the last click is answered (the most clicks
   per second one process sustains), one game at a time, with the bot's CPU time per click
   read from ``/proc/<pid>/stat``.
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import platform
 import re
@@ -105,49 +108,88 @@ async def run_phase(discord: StandIn, bot: BotProcess, name: str, games: tuple[s
                  time.process_time() - driver)
 
 
-async def measure(name: str, command: tuple[str, ...], root: Path, folder: Path,
-                  args: argparse.Namespace, *, per_game: bool, profile: bool) -> Target:
-    target = Target(name)
-    is_move_id = is_move if command == PROJECT_BOT else is_minimal_move
-    games = tuple(GAMES)
-    database = folder / f"{name}.sqlite3"
-    async with StandIn() as discord:
-        bot = BotProcess(discord, database, folder / f"{name}.log", command,
-                         log_level="WARNING", root=root)
-        await bot.start()
-        try:
-            user = 10_000
-            target.phases.append(await run_phase(
-                discord, bot, "paced", games, args.players, args.paced, 1.0, user, is_move_id,
-                args.seed))
+@dataclass
+class Subject:
+    """A bot under test with its own stand-in, and what was measured of it."""
+
+    target: Target
+    discord: StandIn
+    bot: BotProcess
+    database: Path
+    is_move_id: object
+    user: int = 10_000
+
+    def next_users(self) -> int:
+        self.user += 100_000
+        return self.user
+
+
+async def measure_all(folder: Path, args: argparse.Namespace) -> list[Target]:
+    """Both bots up at once; the paced phase alternates between them in rounds, so a change
+    in the machine's background load hits both alike; then each one's back-to-back phases."""
+    specs = [("project", PROJECT_BOT, is_move)]
+    if not args.skip_minimal:
+        specs.append(("minimal", MINIMAL_BOT, is_minimal_move))
+    async with contextlib.AsyncExitStack() as stack:
+        subjects = []
+        for name, command, is_move_id in specs:
+            discord = await stack.enter_async_context(StandIn())
+            bot = BotProcess(discord, folder / f"{name}.sqlite3", folder / f"{name}.log",
+                             command, log_level="WARNING")
+            stack.push_async_callback(bot.stop)
+            await bot.start()
+            subjects.append(Subject(Target(name), discord, bot, folder / f"{name}.sqlite3",
+                                    is_move_id))
+        games = tuple(GAMES)
+        paced: dict[str, list[Phase]] = {s.target.name: [] for s in subjects}
+        for round_ in range(args.rounds):
+            for s in subjects if round_ % 2 == 0 else subjects[::-1]:
+                paced[s.target.name].append(await run_phase(
+                    s.discord, s.bot, "paced", games, args.players, args.paced / args.rounds,
+                    1.0, s.next_users(), s.is_move_id, args.seed + round_))
+        for s in subjects:
+            s.target.phases.append(_merge(paced[s.target.name]))
+            per_game = s.target.name == "project"
             for game in games if per_game else ("mixed",):
-                user += 100_000
                 chosen = (game,) if game != "mixed" else games
-                target.phases.append(await run_phase(
-                    discord, bot, "back-to-back", chosen, args.players, args.burst, None, user,
-                    is_move_id, args.seed))
-            if profile:
-                user += 100_000
-                target.profile = await profiled(discord, bot, games, args, user, folder,
-                                                target.unreported)
-        finally:
-            await bot.stop()
-        outcomes = [o for phase in target.phases for o in phase.outcomes] + target.unreported
-        target.problems = answer_problems(outcomes)
-        if discord.unexpected:
-            target.problems["REST routes the stand-in does not serve"] += len(discord.unexpected)
-    if command == PROJECT_BOT:
-        check = check_database(database, outcomes)
-        target.database = [f"integrity_check: {check.integrity}; {check.runs} runs, "
-                           f"{check.moves} moves replayed", *check.problems[:20]]
-        if not check.ok:
-            target.problems["database check failed"] += len(check.problems) or 1
-    log = _ANSI.sub("", bot.log_text())
+                s.target.phases.append(await run_phase(
+                    s.discord, s.bot, "back-to-back", chosen, args.players, args.burst, None,
+                    s.next_users(), s.is_move_id, args.seed))
+            if args.profile and per_game:
+                s.target.profile = await profiled(s.discord, s.bot, games, args,
+                                                  s.next_users(), folder, s.target.unreported)
+        for s in subjects:
+            await s.bot.stop()
+            check(s)
+    return [s.target for s in subjects]
+
+
+def _merge(phases: list[Phase]) -> Phase:
+    first = phases[0]
+    return Phase(first.name, first.game, sum(p.seconds for p in phases),
+                 [o for p in phases for o in p.outcomes], sum(p.cpu for p in phases),
+                 sum(p.driver_cpu for p in phases))
+
+
+def check(subject: Subject) -> None:
+    """Every answer, the database (the project's) and the bot's log, after the bot stopped."""
+    target = subject.target
+    outcomes = [o for phase in target.phases for o in phase.outcomes] + target.unreported
+    target.problems = answer_problems(outcomes)
+    if subject.discord.unexpected:
+        target.problems["REST routes the stand-in does not serve"] += len(
+            subject.discord.unexpected)
+    if target.name == "project":
+        db = check_database(subject.database, outcomes)
+        target.database = [f"integrity_check: {db.integrity}; {db.runs} runs, "
+                           f"{db.moves} moves replayed", *db.problems[:20]]
+        if not db.ok:
+            target.problems["database check failed"] += len(db.problems) or 1
+    log = _ANSI.sub("", subject.bot.log_text())
     target.log_errors = [line for line in log.splitlines()
                          if " ERROR " in line or " CRITICAL " in line or "Traceback" in line]
     if target.log_errors:
         target.problems["errors in the bot's log"] += len(target.log_errors)
-    return target
 
 
 async def profiled(discord: StandIn, bot: BotProcess, games: tuple[str, ...],
@@ -311,11 +353,7 @@ async def main_async(args: argparse.Namespace) -> bool:
     args.load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="dd-load-") as tmp:
         folder = Path(tmp)
-        targets = [await measure("project", PROJECT_BOT, args.project, folder, args,
-                                 per_game=True, profile=args.profile)]
-        if not args.skip_minimal:
-            targets.append(await measure("minimal", MINIMAL_BOT, ROOT, folder, args,
-                                         per_game=False, profile=False))
+        targets = await measure_all(folder, args)
         ok = report(targets, args)
         if args.keep:
             shutil.copytree(folder, args.keep, dirs_exist_ok=True)
@@ -337,12 +375,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="also sample the bot with py-spy and print where the time goes")
     parser.add_argument("--skip-minimal", action="store_true",
                         help="do not measure the minimal bot")
-    parser.add_argument("--project", type=Path, default=ROOT,
-                        help="the checkout to run `python -m bot` from (default: this one)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="the paced phase alternates between the bots in this many rounds")
     parser.add_argument("--keep", type=Path, help="copy the databases and logs here")
     args = parser.parse_args(argv)
     if args.quick:
-        args.players, args.paced, args.burst = min(args.players, 10), 2.0, 1.0
+        args.players, args.paced, args.burst, args.rounds = min(args.players, 10), 2.0, 1.0, 1
     return 0 if asyncio.run(main_async(args)) else 1
 
 
