@@ -5,6 +5,8 @@
 - ``rules GAME``: print the rules of a game (the same text as ``/rules`` and ``docs/games``).
 - ``deal GAME --seed N``: print a deal (the shuffled order and the opening board).
 - ``replay GAME --seed N --actions FILE``: apply a transcript, print the final view as JSON.
+- ``solve GAME --seed N [--budget SECONDS]``: the best score the deal allows (perfect
+  information), whether it can be won, exact or a lower bound, and the line that reaches it.
 
 Each command is one subparser with a ``run`` function, so adding one is a small change.
 The engines stay pure; all reading, printing and picking of a fresh seed happens here.
@@ -17,6 +19,7 @@ import json
 import secrets
 import sys
 import textwrap
+import time
 import unicodedata
 from collections.abc import Iterator
 from typing import Any, TextIO
@@ -27,6 +30,7 @@ from rules.deal import DECKS, SEED_LIMIT, commitment, shuffled
 from rules.engine import Game
 from rules.notation import read_move
 from rules.rulebook import terminal_text
+from rules.solver import solve
 
 QUIT = ("q", "quit", "exit")
 HELP = ("?", "help", "h", "rules")
@@ -232,6 +236,40 @@ def _read_transcript(path: str) -> list[tuple[int, str]]:
         raise Refusal(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
+# ----- solve --------------------------------------------------------------------------------
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    game = find_game(args.game)
+    variant = game.variant(args.variant)
+    start = time.monotonic()
+    found = solve(game.key, args.seed, variant, deadline=start + args.budget,
+                  clock=time.monotonic)
+    took = time.monotonic() - start
+    winnable = {True: "yes", False: "no", None: "not known (no win found in the budget)"}
+    print(f"{game.title} ({variant}), seed {args.seed}: {found.text}")
+    print(f"Winnable: {winnable[found.winnable]}")
+    if found.exact:
+        print(f"Exact: yes, nothing better exists ({found.nodes} positions, {took:.1f} s).")
+    else:
+        print(f"Exact: no, a lower bound: the {args.budget:g} s budget ran out "
+              f"({found.nodes} positions searched).")
+    print(f"The line ({len(found.actions)} moves):")
+    for i, action in enumerate(found.actions, 1):
+        print(f"  {i:>3}. {action}")
+    return 0
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a budget is a number of seconds above 0, not {text!r}")
+    return value
+
+
 # ----- arguments ----------------------------------------------------------------------------
 
 
@@ -297,6 +335,16 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--actions", default="-", metavar="FILE|-",
                      help="the transcript file, or - for standard input (the default)")
     rep.set_defaults(run=cmd_replay)
+
+    sol = sub.add_parser("solve", help="the best score a deal allows, and its line",
+                         description="Search a deal with every card known: print the best "
+                                     "score, whether the deal can be won, whether that is exact "
+                                     "or a lower bound (the budget ran out), and the moves.")
+    game_args(sol, seed_required=True)
+    sol.add_argument("--budget", type=_seconds, default=60.0, metavar="SECONDS",
+                     help="stop searching after this long and report the best line found "
+                          "(default: 60)")
+    sol.set_defaults(run=cmd_solve)
     return parser
 
 

@@ -228,3 +228,28 @@ def test_the_turning_point_is_the_move_that_gave_the_king_up() -> None:
     assert all(s.exact for s in steps)
     assert turning_point(steps) == 1  # the retreat
     assert turning_point(steps[:2]) is None
+
+
+# ----- python -m rules solve ----------------------------------------------------------------
+
+
+def test_the_solve_command_prints_the_score_the_verdict_and_a_line_that_replays(capsys) -> None:
+    from rules.__main__ import main
+
+    assert main(["solve", "tomb", "--seed", "3", "--budget", "30"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    line = [row.split(". ", 1)[1] for row in out if row.strip()[:1].isdigit()]
+    final = replay("tomb", None, 3, line)
+    assert out[0] == f"Tomb of Four Kings (standard), seed 3: {TOMB.score_text(final)}"
+    assert out[1] == "Winnable: " + ("yes" if final.outcome == "won" else "no")
+    assert out[2].startswith("Exact: yes, nothing better exists")
+    assert out[3] == f"The line ({len(line)} moves):"
+
+
+def test_the_solve_command_says_when_its_answer_is_a_lower_bound(capsys) -> None:
+    from rules.__main__ import main
+
+    assert main(["solve", "clear", "--seed", "4", "--budget", "0.01"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert ": at least " in out[0]
+    assert out[2].startswith("Exact: no, a lower bound: the 0.01 s budget ran out")
