@@ -149,6 +149,17 @@ def turning_point(bests: Sequence[Solution]) -> int | None:
     return where
 
 
+def turning_text(action: str, before: Solution, after: Solution) -> str:
+    """What a turning point cost, in a sentence: ``before`` and ``after`` are the best
+    reachable scores around ``action`` (two neighbours from :func:`best_along`); pass the
+    action as the player reads it (a button label, say)."""
+    if before.won and not after.won:
+        if after.exact:
+            return f"Here the deal was still winnable; after “{action}” it was not."
+        return f"Here the deal was still winnable; after “{action}” no win was found."
+    return f"After “{action}” the best reachable fell from {before.text} to {after.text}."
+
+
 def _search(
     game_key: str,
     state: Any,
@@ -186,4 +197,7 @@ def _check(game: Any, final: Any, solution: Solution) -> None:
         )
 
 
-__all__ = ["SOLVERS", "Solution", "Table", "best_along", "best_from", "solve", "turning_point"]
+__all__ = [
+    "SOLVERS", "Solution", "Table", "best_along", "best_from", "solve", "turning_point",
+    "turning_text",
+]

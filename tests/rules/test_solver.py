@@ -14,7 +14,14 @@ from rules import GAMES, replay
 from rules.clear import CLEAR, POWER, VALUE, ClearState
 from rules.deal import TOMB_DECK
 from rules.donsol import DECK_SIZE, DONSOL, DonsolState
-from rules.solver import Solution, best_along, best_from, solve, turning_point
+from rules.solver import (
+    Solution,
+    best_along,
+    best_from,
+    solve,
+    turning_point,
+    turning_text,
+)
 from rules.tomb import TOMB
 
 SMALL = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -228,6 +235,21 @@ def test_the_turning_point_is_the_move_that_gave_the_king_up() -> None:
     assert all(s.exact for s in steps)
     assert turning_point(steps) == 1  # the retreat
     assert turning_point(steps[:2]) is None
+    assert turning_text("retreat", steps[1], steps[2]) == (
+        "After “retreat” the best reachable fell from 1 King, 10 points to 0 Kings, 0 points."
+    )
+
+
+def test_a_turning_point_that_gave_the_win_up_says_so() -> None:
+    # Donsol, 3 HP: 2♥ then 4♠ survives (1 HP left at the end); 4♠ first kills.
+    state = donsol_endgame(["4S", "2H"], [], 3, None)
+    won = best_from("donsol", state)
+    lost = best_from("donsol", DONSOL.apply(state, "take 4S"))
+    assert won.won and won.exact and not lost.won and lost.exact
+    assert turning_point([won, lost]) == 0
+    assert turning_text("take 4S", won, lost) == (
+        "Here the deal was still winnable; after “take 4S” it was not."
+    )
 
 
 # ----- python -m rules solve ----------------------------------------------------------------
