@@ -113,7 +113,8 @@ def best_along(
     budget_nodes_per_step: int | None = None,
 ) -> list[Solution]:
     """``best_from`` at every step of a transcript: element ``i`` is the best reachable before
-    action ``i`` (the last one: after the last action). The steps share one table.
+    action ``i`` (the last one: after the last action). The steps share one table, and a
+    step's lower bound is never below the next step's (that line, one move on, is reachable).
 
     Raises ``IllegalAction`` when the transcript does not replay.
     """
@@ -125,10 +126,19 @@ def best_along(
         state = game.apply(state, action)
         states.append(state)
     # From the end backwards: later states are smaller and fill the table for earlier ones.
-    found = [
-        best_from(game_key, s, budget_nodes=budget_nodes_per_step, table=table)
-        for s in reversed(states)
-    ]
+    found: list[Solution] = []
+    for i in range(len(states) - 1, -1, -1):
+        here = best_from(game_key, states[i], budget_nodes=budget_nodes_per_step, table=table)
+        if found and here.score < found[-1].score:
+            # A search cut short found less than the next step's line, one move on: that
+            # line, behind this step's move, is a better lower bound.
+            later = found[-1]
+            here = Solution(
+                game=game_key, score=later.score, won=later.won, exact=False,
+                actions=[actions[i], *later.actions], nodes=here.nodes,
+                text=SOLVERS[game_key].bound_text(tuple(later.score)),
+            )
+        found.append(here)
     return found[::-1]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -275,3 +276,20 @@ def test_the_solve_command_says_when_its_answer_is_a_lower_bound(capsys) -> None
     out = capsys.readouterr().out.splitlines()
     assert ": at least " in out[0]
     assert out[2].startswith("Exact: no, a lower bound: the 0.01 s budget ran out")
+
+
+def test_best_along_never_rises_and_every_step_line_replays() -> None:
+    game = GAMES["clear"]
+    pick = random.Random(3)
+    state, played = game.new(77), []
+    while game.actions(state):
+        action = pick.choice(game.actions(state))
+        played.append(action)
+        state = game.apply(state, action)
+    steps = best_along("clear", None, 77, played, budget_nodes_per_step=200)
+    assert len(steps) == len(played) + 1
+    scores = [s.score for s in steps]
+    assert scores == sorted(scores, reverse=True)
+    assert steps[-1].exact and steps[-1].score == game.score(state)
+    for i, step in enumerate(steps):
+        check_line("clear", replay("clear", None, 77, played[:i]), step)
