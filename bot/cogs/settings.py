@@ -1,0 +1,232 @@
+"""/settings (a server's settings, for members with Manage Server) and /preferences (a
+player's own), both answered only to the one who asks.
+
+``/settings`` with no option shows the server's settings; with options it changes them, all
+in one write, and answers with the settings as they now stand. Every option is checked here
+as well as by Discord (a modified client can send anything); a refused change changes
+nothing, not even the other options given with it:
+
+- ``results-channel``: a text or announcement channel of this server in which the bot may
+  View Channel, Send Messages and Embed Links. A channel where it may not is *refused*,
+  saying what is missing: saved, it would only make every result line and daily post fail
+  quietly, while the admin who just chose it is here to fix the permission and ask again;
+- ``min-account-age``: whole days from 0 to 3650;
+- ``daily-post`` and ``pictures``: ``on`` or ``off``.
+
+The command is hidden from members without Manage Server (``default_permissions``) and from
+DMs (``guild_only``); since a server can grant it to anyone under Integrations, Manage Server
+is checked again when it runs.
+
+``/preferences pictures:<on|off>`` (anywhere, DMs included) keeps a player's own choice of
+table pictures; server settings and player preferences stay two commands, so neither depends
+on where it is typed.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replies
+from bot.cogs.posts import missing_permissions
+from core import Refusal
+from core.settings import MAX_ACCOUNT_AGE_DAYS, PICTURES, GuildSettings
+
+if TYPE_CHECKING:
+    from bot.client import DungeonBot
+
+log = logging.getLogger(__name__)
+
+OnOff = Literal["on", "off"]
+NEEDS_MANAGE_SERVER = "Only members with the Manage Server permission can change these settings."
+SERVER_ONLY = (
+    "Server settings are changed in the server, by members with Manage Server; your own "
+    "choices are under `/preferences`."
+)
+
+
+class ChannelOption(app_commands.Transformer):
+    """A text or announcement channel option, passed on as Discord resolved it (the cog looks
+    the channel up itself, so an unknown one is a calm refusal rather than an error)."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.text, discord.ChannelType.news]
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> Any:
+        return value
+
+
+class Settings(commands.Cog):
+    """Server settings and player preferences."""
+
+    def __init__(self, bot: DungeonBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="settings")
+    @app_commands.rename(
+        results_channel="results-channel", min_account_age="min-account-age",
+        daily_post="daily-post",
+    )
+    @app_commands.describe(
+        results_channel="Where result lines and the daily post go",
+        min_account_age=(
+            "Daily runs from accounts younger than this many days are not ranked on this "
+            "server's board (default 0)"
+        ),
+        daily_post="Post the new deals and yesterday's top three at 01:00 UTC (default on)",
+        pictures="Table pictures on boards in this server (default on)",
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        results_channel: app_commands.Transform[Any, ChannelOption] | None = None,
+        min_account_age: app_commands.Range[int, 0, MAX_ACCOUNT_AGE_DAYS] | None = None,
+        daily_post: OnOff | None = None,
+        pictures: OnOff | None = None,
+    ) -> None:
+        """Show or change this server's settings (needs Manage Server)."""
+        guild = interaction.guild
+        if interaction.guild_id is None or guild is None:
+            return await self._refuse(interaction, SERVER_ONLY)
+        if not interaction.permissions.manage_guild:
+            return await self._refuse(interaction, NEEDS_MANAGE_SERVER)
+        try:
+            channel_id = _channel(guild, results_channel)
+            age = _days(min_account_age)
+            post, pics = _on_off("daily-post", daily_post), _on_off("pictures", pictures)
+            changed = [name for name, value in (
+                ("results-channel", channel_id), ("min-account-age", age), ("daily-post", post),
+                ("pictures", pics)) if value is not None]
+            if changed:
+                now = await self.bot.core.settings.change_guild(
+                    guild.id, results_channel=channel_id, min_account_age=age,
+                    daily_post=post, pictures=pics,
+                )
+                log.info("settings of server %s changed by user %s: %s", guild.id,
+                         interaction.user.id, ", ".join(changed))
+            else:
+                now = await self.bot.core.settings.guild(guild.id)
+        except Refusal as exc:
+            return await self._refuse(interaction, str(exc))
+        await interaction.response.send_message(
+            settings_text(guild, now, changed), ephemeral=True,
+            allowed_mentions=replies.NO_MENTIONS,
+        )
+
+    @app_commands.command(name="preferences")
+    @app_commands.describe(pictures="Table pictures on your boards (default on)")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def preferences(
+        self, interaction: discord.Interaction[Any], pictures: OnOff | None = None
+    ) -> None:
+        """Show or change your own preferences."""
+        user_id = interaction.user.id
+        try:
+            value = _on_off("pictures", pictures)
+            if value is None:
+                prefs = await self.bot.core.settings.player(user_id)
+            else:
+                prefs = await self.bot.core.settings.set_player(
+                    user_id, PICTURES, "on" if value else "off"
+                )
+        except Refusal as exc:
+            return await self._refuse(interaction, str(exc))
+        head = "Your preferences are now:" if value is not None else "Your preferences:"
+        shown = prefs.get(PICTURES, "on")
+        await interaction.response.send_message(
+            f"{head}\n- pictures: **{shown}** (table pictures on your boards)",
+            ephemeral=True,
+        )
+
+    async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
+        command = interaction.command.name if interaction.command else "settings"
+        log.info("refused: /%s, user %s, server %s: %s", command, interaction.user.id,
+                 interaction.guild_id, text)
+        await replies.notice(interaction, text)
+
+
+class OptionRefused(Refusal):
+    """An option's value is not one the command takes; nothing was changed."""
+
+
+def _channel(guild: discord.Guild, value: Any) -> int | None:
+    """The results channel's id, if the bot can post there (else a refusal saying why)."""
+    if value is None:
+        return None
+    channel_id = getattr(value, "id", None)
+    channel = guild.get_channel(channel_id) if isinstance(channel_id, int) else None
+    if not isinstance(channel, discord.TextChannel):
+        raise OptionRefused(
+            "results-channel must be a text channel of this server; nothing was changed."
+        )
+    missing = missing_permissions(channel)
+    if missing:
+        raise OptionRefused(
+            f"I cannot post in {channel.mention}: I need {_join(missing)} there. Nothing "
+            "was changed; give me those permissions in that channel and choose it again."
+        )
+    return channel.id
+
+
+def _days(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not (
+        0 <= value <= MAX_ACCOUNT_AGE_DAYS
+    ):
+        raise OptionRefused(
+            f"min-account-age is a whole number of days from 0 to {MAX_ACCOUNT_AGE_DAYS}; "
+            "nothing was changed."
+        )
+    return value
+
+
+def _on_off(name: str, value: Any) -> bool | None:
+    if value is None:
+        return None
+    if value not in ("on", "off"):
+        raise OptionRefused(f"{name} is on or off; nothing was changed.")
+    return value == "on"
+
+
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str]) -> str:
+    """The server's settings as they stand, after a line naming what just changed."""
+    head = (f"Changed {', '.join(changed)}. " if changed else "") + (
+        f"The settings of **{discord.utils.escape_markdown(guild.name)}**:"
+    )
+    channel = f"<#{now.results_channel}>" if now.results_channel else "not set"
+    if not now.daily_post:
+        post = "off"
+    elif now.results_channel:
+        post = f"on (at 01:00 UTC in <#{now.results_channel}>)"
+    else:
+        post = "on, once a results channel is set"
+    days = "day" if now.min_account_age == 1 else "days"
+    return "\n".join([
+        head,
+        f"- results-channel: {channel} (result lines and the daily post)",
+        f"- min-account-age: {now.min_account_age} {days} (younger accounts are not ranked "
+        "on this server's board)",
+        f"- daily-post: {post}",
+        f"- pictures: {'on' if now.pictures else 'off'} (table pictures on boards)",
+    ])
+
+
+async def setup(bot: DungeonBot) -> None:
+    await bot.add_cog(Settings(bot))
