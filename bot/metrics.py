@@ -5,6 +5,8 @@ and safe to call whether or not ``METRICS_PORT`` is set:
 
     metrics.click(outcome, seconds)     # a click answered: its outcome and its latency
     with metrics.click_timer() as t:    # the same, timed; set t.outcome ("error" if it raises)
+    metrics.timed_click(handler)        # a click handler, each call inside a click_timer
+    metrics.click_outcome("stale")      # what the click being answered came to, from within
     metrics.run_started(game, kind)     # a run started (kind: "practice" or "daily")
     metrics.run_finished(game, kind)    # a run ended (won, lost or resigned)
     metrics.db_time(seconds)            # one database job (a transaction) took this long
@@ -22,10 +24,12 @@ time gets a callable such as :func:`db_time` handed to it, the arrows stay one w
 
 from __future__ import annotations
 
+import functools
 import math
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar, Token
+from typing import Any, ParamSpec, TypeVar
 
 from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -42,6 +46,9 @@ OUTCOMES = ("moved", "stale", "refused", "error")
 #: Seconds; a click is answered in about a millisecond here, and Discord allows 3 s.
 CLICK_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 DB_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1.0)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: What ``/healthz`` reports: (healthy, one word).
 Health = Callable[[], tuple[bool, str]]
@@ -123,26 +130,55 @@ def click(outcome: str, seconds: float) -> None:
 
 class ClickTimer:
     """Times one click and records it on leaving the ``with`` block: the outcome is
-    ``outcome`` (``moved`` unless changed), or ``error`` if an exception leaves the block."""
+    ``outcome`` (``moved`` unless changed, see :func:`click_outcome`), or ``error`` if an
+    exception leaves the block."""
 
     def __init__(self, metrics: Metrics) -> None:
         self.outcome = "moved"
         self._metrics = metrics
         self._start = 0.0
+        self._token: Token[ClickTimer | None] | None = None
 
     def __enter__(self) -> ClickTimer:
         self._start = time.perf_counter()
+        self._token = _CLICK.set(self)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if self._token is not None:
+            _CLICK.reset(self._token)
         outcome = "error" if kind is not None and issubclass(kind, Exception) else self.outcome
         self._metrics.click(outcome, time.perf_counter() - self._start)
 
 
+#: The click being answered in this task (each interaction runs in a task of its own).
+_CLICK: ContextVar[ClickTimer | None] = ContextVar("dungeon_deck_click", default=None)
+
+
 def click_timer(metrics: Metrics | None = None) -> ClickTimer:
     """``with metrics.click_timer() as timer:`` around the answer to a click; set
-    ``timer.outcome`` to ``"stale"`` or ``"refused"`` when that is what it came to."""
+    ``timer.outcome`` (or call :func:`click_outcome`) when it came to something else than a
+    move."""
     return ClickTimer(metrics if metrics is not None else METRICS)
+
+
+def click_outcome(outcome: str) -> None:
+    """Say what the click being answered came to (``stale``, ``refused``); nothing happens
+    outside a click (a refused slash command, say)."""
+    timer = _CLICK.get()
+    if timer is not None:
+        timer.outcome = outcome
+
+
+def timed_click(handler: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """``handler`` answering each click inside a :func:`click_timer`."""
+
+    @functools.wraps(handler)
+    async def timed(*args: P.args, **kwargs: P.kwargs) -> R:
+        with click_timer():
+            return await handler(*args, **kwargs)
+
+    return timed
 
 
 def run_started(game: str, kind: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 
 import aiohttp
@@ -150,3 +151,35 @@ async def test_every_transaction_of_a_store_counts_as_database_time(tmp_path):
         await store.close()
     assert m.registry.get_sample_value("dungeon_deck_db_seconds_count") == 2
     assert m.registry.get_sample_value("dungeon_deck_db_seconds_sum") > 0
+
+
+async def test_a_timed_click_handler_records_each_click_with_the_outcome_it_declared():
+    def seen() -> dict[str, float]:
+        return {o: metrics.METRICS.registry.get_sample_value(
+            "dungeon_deck_clicks_total", {"outcome": o}) for o in OUTCOMES}
+
+    @metrics.timed_click
+    async def answer(what: str) -> str:
+        if what in ("stale", "refused"):
+            await asyncio.sleep(0)  # the outcome is the click's own, across awaits
+            metrics.click_outcome(what)
+        if what == "bug":
+            raise RuntimeError("a bug in a handler")
+        return what
+
+    before = seen()
+    results = await asyncio.gather(
+        *(answer(w) for w in ("move", "stale", "refused", "move", "bug")),
+        return_exceptions=True,
+    )
+    after = seen()
+
+    assert results[:4] == ["move", "stale", "refused", "move"]
+    assert isinstance(results[4], RuntimeError)
+    assert {o: after[o] - before[o] for o in OUTCOMES} == {
+        "moved": 2, "stale": 1, "refused": 1, "error": 1}
+    metrics.click_outcome("refused")  # outside a click: nothing to record, no error
+    assert seen() == after
+    assert answer.__name__ == "answer"
+
+
