@@ -38,10 +38,11 @@ from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 
-#: What a click can come to: a move applied (the board edited), a board brought up to date
-#: (a click on an old copy), a refusal shown to the player (not their run, not allowed now,
-#: a forged id), or an unexpected error (answered with an error id).
-OUTCOMES = ("moved", "stale", "refused", "error")
+#: What a click can come to: done as asked (a move, undo, resign... the board edited), a
+#: board brought up to date (a click on an old copy, or on a finished run), a refusal shown to
+#: the player (not their run, an illegal move, a damaged id), or an unexpected error (answered
+#: with an error id).
+OUTCOMES = ("ok", "stale", "refused", "error")
 
 #: Seconds; a click is answered in about a millisecond here, and Discord allows 3 s.
 CLICK_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -130,11 +131,11 @@ def click(outcome: str, seconds: float) -> None:
 
 class ClickTimer:
     """Times one click and records it on leaving the ``with`` block: the outcome is
-    ``outcome`` (``moved`` unless changed, see :func:`click_outcome`), or ``error`` if an
+    ``outcome`` (``ok`` unless changed, see :func:`click_outcome`), or ``error`` if an
     exception leaves the block."""
 
     def __init__(self, metrics: Metrics) -> None:
-        self.outcome = "moved"
+        self.outcome = "ok"
         self._metrics = metrics
         self._start = 0.0
         self._token: Token[ClickTimer | None] | None = None

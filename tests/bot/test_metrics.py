@@ -38,8 +38,8 @@ async def test_the_scrape_shows_clicks_runs_and_database_time_as_they_happen():
         for outcome in OUTCOMES:  # every outcome is there from the start, at 0
             assert first[("dungeon_deck_clicks_total", (("outcome", outcome),))] == 0
 
-        m.click("moved", 0.003)
-        m.click("moved", 0.0004)
+        m.click("ok", 0.003)
+        m.click("ok", 0.0004)
         m.click("refused", 0.2)
         m.run_started("donsol", "practice")
         m.run_started("tomb", "daily")
@@ -50,7 +50,7 @@ async def test_the_scrape_shows_clicks_runs_and_database_time_as_they_happen():
     finally:
         await runner.cleanup()
 
-    assert now[("dungeon_deck_clicks_total", (("outcome", "moved"),))] == 2
+    assert now[("dungeon_deck_clicks_total", (("outcome", "ok"),))] == 2
     assert now[("dungeon_deck_clicks_total", (("outcome", "refused"),))] == 1
     assert now[("dungeon_deck_clicks_total", (("outcome", "stale"),))] == 0
     assert now[("dungeon_deck_click_seconds_count", ())] == 3
@@ -135,7 +135,7 @@ def test_a_click_timer_records_the_outcome_set_or_error_when_it_raises():
     def count(outcome: str) -> float:
         return m.registry.get_sample_value("dungeon_deck_clicks_total", {"outcome": outcome})
 
-    assert [count(o) for o in ("moved", "stale", "refused", "error")] == [1, 1, 0, 1]
+    assert [count(o) for o in ("ok", "stale", "refused", "error")] == [1, 1, 0, 1]
     assert m.registry.get_sample_value("dungeon_deck_click_seconds_count") == 3
 
 
@@ -177,7 +177,7 @@ async def test_a_timed_click_handler_records_each_click_with_the_outcome_it_decl
     assert results[:4] == ["move", "stale", "refused", "move"]
     assert isinstance(results[4], RuntimeError)
     assert {o: after[o] - before[o] for o in OUTCOMES} == {
-        "moved": 2, "stale": 1, "refused": 1, "error": 1}
+        "ok": 2, "stale": 1, "refused": 1, "error": 1}
     metrics.click_outcome("refused")  # outside a click: nothing to record, no error
     assert seen() == after
     assert answer.__name__ == "answer"
