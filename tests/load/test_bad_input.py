@@ -154,7 +154,7 @@ def check_answer(live_bot, world: World, record) -> None:
     assert live_bot.tables() == world.tables
 
 
-@settings(max_examples=120, deadline=None, derandomize=True,
+@settings(max_examples=100, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_forged_and_near_miss_custom_ids_change_nothing(live_bot, world, data):
@@ -170,7 +170,7 @@ def test_forged_and_near_miss_custom_ids_change_nothing(live_bot, world, data):
         board, shown = world.finished, None
     else:
         board, shown = world.boards[where], None
-    wait = 2.0 if custom_id.startswith("dd") else 0.2
+    wait = 1.0 if custom_id.startswith("dd") else 0.1  # a late answer is checked at the end
 
     record = live_bot.send(lambda: discord.click(user, board, custom_id, message=shown), wait)
 
