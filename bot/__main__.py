@@ -5,6 +5,7 @@
     python -m bot sync         # push the slash commands to Discord now, then exit
     python -m bot backup PATH  # copy the database to PATH while the bot runs
     python -m bot emoji --dry-run [--out DIR]  # write the card faces to DIR (data/emoji)
+    python -m bot copy-to postgresql://…  # move the SQLite database into an empty PostgreSQL
 
 Settings come from the environment, after loading ``.env`` from the current directory (see
 ``.env.example``). Without ``DISCORD_TOKEN``, ``run`` and ``sync`` exit with status 2, as
@@ -29,6 +30,7 @@ from dotenv import load_dotenv
 from bot.config import ConfigError, Settings
 from bot.migrate import migrate as apply_migrations
 from bot.ops import lifecycle, logs
+from bot.ops.copy import copy_command
 from bot.pictures.emoji import emoji_command
 from store.backup import BackupError, backup
 
@@ -62,6 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return make_backup(settings, args.path)
     if args.command == "emoji":
         return emoji_command(args.out, dry_run=args.dry_run)
+    if args.command == "copy-to":
+        return copy_command(settings.database_path, args.url)
     assert token is not None  # required above for run and sync
     # Until serve() installs its own handlers: SIGTERM as Ctrl-C, a clean stop either way.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -108,6 +112,10 @@ def _parser() -> argparse.ArgumentParser:
     emoji = commands.add_parser("emoji", help="write the card-face emoji to a folder to look at")
     emoji.add_argument("--dry-run", action="store_true", help="write the faces, upload nothing")
     emoji.add_argument("--out", type=Path, metavar="DIR", help="the folder (data/emoji)")
+    copy_to = commands.add_parser(
+        "copy-to", help="copy the SQLite database (DATABASE_PATH) into an empty PostgreSQL one"
+    )
+    copy_to.add_argument("url", metavar="URL", help="the target, postgresql://user@host/db")
     parser.set_defaults(command="run")
     return parser
 
@@ -126,9 +134,10 @@ def point_discord_at(base: str) -> None:
 
 def migrate(settings: Settings) -> int:
     """Apply pending migrations to the database and print its schema version."""
-    settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-    version = asyncio.run(apply_migrations(settings.database_path))
-    print(f"{settings.database_path}: schema version {version}")
+    if settings.database_url is None:
+        settings.database_path.parent.mkdir(parents=True, exist_ok=True)
+    version = asyncio.run(apply_migrations(settings.database))
+    print(f"{settings.database_label}: schema version {version}")
     return 0
 
 

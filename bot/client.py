@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot import replies
 from bot.buttons import ClickRouter
 from core import Core
+from store import is_postgres_url, singleton
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,9 @@ class DungeonBot(commands.Bot):
         sync: SyncMode = "auto",
         clock: Callable[[], datetime] | None = None,
         random_seed: Callable[[], int] | None = None,
+        read_url: str | None = None,
+        pool_size: int | None = None,
+        **shards: object,
     ) -> None:
         # Slash commands and buttons only: no message content, no members.
         super().__init__(
@@ -72,8 +76,14 @@ class DungeonBot(commands.Bot):
             intents=discord.Intents(guilds=True),
             help_command=None,
             tree_cls=Tree,
+            **shards,  # shard_count and shard_ids: see ShardedDungeonBot
         )
-        self.database_path = Path(database_path)
+        # A SQLite file's path, or a PostgreSQL URL (DATABASE_URL).
+        self.database_path: str | Path = (
+            database_path if is_postgres_url(database_path) else Path(database_path)
+        )
+        self._read_url = read_url
+        self._pool_size = pool_size
         self.daily_secret = daily_secret
         self.dev_guild_id = dev_guild_id
         self.sync_mode: SyncMode = sync
@@ -83,17 +93,23 @@ class DungeonBot(commands.Bot):
         self.add_listener(self.clicks.on_interaction, "on_interaction")
 
     async def setup_hook(self) -> None:
-        self.database_path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(self.database_path, Path):
+            self.database_path.parent.mkdir(parents=True, exist_ok=True)
         self.core = await Core.open(
             self.database_path,
             daily_secret=self.daily_secret,
             clock=self._clock,
             random_seed=self._random_seed,
+            read_url=self._read_url,
+            pool_size=self._pool_size,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_mode != "never":
-            await self.sync_commands(force=self.sync_mode == "force")
+            # Several processes (shards) may start at once: they sync one after another, and
+            # the hash kept in the database makes every one but the first find nothing to do.
+            async with singleton(self.core.store, "sync-commands", wait=True):
+                await self.sync_commands(force=self.sync_mode == "force")
         assert self.application_id is not None  # set by login before setup_hook
         log.info("Invite link: %s", invite_url(self.application_id))
 
@@ -131,8 +147,34 @@ class DungeonBot(commands.Bot):
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
-#: A new, not yet logged-in bot on a database file (the factory tests and ``__main__`` use).
-create_bot = DungeonBot
+class ShardedDungeonBot(DungeonBot, commands.AutoShardedBot):
+    """The same bot on several shards in one process (``SHARD_COUNT`` and ``SHARD_IDS``):
+    discord.py's ``AutoShardedBot``, one gateway connection per shard. Each server's events
+    reach only the process holding its shard; every process shares one PostgreSQL database."""
 
 
-__all__ = ["PERMISSIONS", "SCOPES", "DungeonBot", "Tree", "create_bot", "invite_url"]
+def create_bot(
+    database_path: str | Path,
+    *,
+    shard_count: int | None = None,
+    shard_ids: Sequence[int] | None = None,
+    sharded: bool = False,
+    **options: Any,
+) -> DungeonBot:
+    """A new, not yet logged-in bot on a database (the factory tests and ``__main__`` use).
+
+    With ``shard_count`` (and ``shard_ids``, default all of them), or ``sharded`` (as many
+    shards as Discord recommends), a :class:`ShardedDungeonBot` running those shards.
+    """
+    if shard_count is None and shard_ids is None and not sharded:
+        return DungeonBot(database_path, **options)
+    return ShardedDungeonBot(
+        database_path, shard_count=shard_count,
+        shard_ids=None if shard_ids is None else list(shard_ids), **options,
+    )
+
+
+__all__ = [
+    "PERMISSIONS", "SCOPES", "DungeonBot", "ShardedDungeonBot", "Tree", "create_bot",
+    "invite_url",
+]

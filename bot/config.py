@@ -38,6 +38,29 @@ class Settings:
     discord_api_base: str | None = None
     #: Serve /healthz and Prometheus /metrics on 127.0.0.1 at this port (None: no server).
     metrics_port: int | None = None
+    #: PostgreSQL instead of SQLite (``postgresql://…``), its connection pool's size, and a
+    #: read replica for leaderboard reads.
+    database_url: str | None = None
+    database_pool_size: int | None = None
+    database_read_url: str | None = None
+    #: Sharding: how many shards the bot has in all, and those this process runs (None:
+    #: every shard, or as many as Discord recommends when ``shard_count`` is None too).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    #: ``SHARD_COUNT=auto``: run every shard Discord recommends, in this process.
+    shard_auto: bool = False
+
+    @property
+    def database(self) -> str | Path:
+        """What the store opens: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url or self.database_path
+
+    @property
+    def database_label(self) -> str:
+        """The database as an operator may read it: the file, or the URL without password."""
+        if self.database_url is None:
+            return str(self.database_path)
+        return re.sub(r"(//[^:/@]*):[^@]*@", r"\1@", self.database_url)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -52,6 +75,11 @@ class Settings:
             log_level=_log_level(_text(env, "LOG_LEVEL") or "INFO"),
             discord_api_base=_api_base(_text(env, "DISCORD_API_BASE")),
             metrics_port=_port(_text(env, "METRICS_PORT")),
+            database_url=_database_url(_text(env, "DATABASE_URL"), "DATABASE_URL"),
+            database_pool_size=_count(_text(env, "DATABASE_POOL_SIZE"), "DATABASE_POOL_SIZE"),
+            database_read_url=_database_url(_text(env, "DATABASE_READ_URL"),
+                                            "DATABASE_READ_URL"),
+            **_shards(_text(env, "SHARD_COUNT"), _text(env, "SHARD_IDS")),
         )
 
     def require_token(self) -> str:
@@ -102,3 +130,44 @@ def _log_level(value: str) -> int:
             f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {value!r}."
         )
     return level
+
+
+def _database_url(value: str | None, name: str) -> str | None:
+    if value is None:
+        return None
+    if not value.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(
+            f"{name} must be a PostgreSQL URL such as postgresql://user:password@host/dbname "
+            "(leave it empty for SQLite at DATABASE_PATH)."
+        )
+    return value
+
+
+def _count(value: str | None, name: str) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise ConfigError(f"{name} must be a whole number of at least 1, not {value!r}.")
+    return int(value)
+
+
+def _shards(count_text: str | None, ids_text: str | None) -> dict[str, object]:
+    if count_text is not None and count_text.lower() == "auto":
+        if ids_text is not None:
+            raise ConfigError("SHARD_IDS needs a number in SHARD_COUNT, not auto.")
+        return {"shard_count": None, "shard_ids": None, "shard_auto": True}
+    count = _count(count_text, "SHARD_COUNT")
+    if ids_text is None:
+        return {"shard_count": count, "shard_ids": None}
+    if count is None:
+        raise ConfigError("SHARD_IDS needs SHARD_COUNT: how many shards the bot has in all.")
+    parts = [part.strip() for part in ids_text.split(",")]
+    if not all(part.isdigit() for part in parts):
+        raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas, not {ids_text!r}.")
+    ids = tuple(sorted({int(part) for part in parts}))
+    if ids[-1] >= count:
+        raise ConfigError(
+            f"SHARD_IDS must be below SHARD_COUNT ({count}): shards are numbered from 0, "
+            f"not {ids_text!r}."
+        )
+    return {"shard_count": count, "shard_ids": ids}

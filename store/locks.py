@@ -8,9 +8,10 @@ in each of them::
         if mine:
             ...  # only one process at a time gets here
 
-On PostgreSQL this is a session advisory lock (``pg_try_advisory_lock``): it is not waited
-for, and it goes with the session if the process holding it dies, so another process takes
-the work over on its next try. On SQLite, which one process uses, every caller gets it.
+On PostgreSQL this is a session advisory lock (``pg_try_advisory_lock``, or
+``pg_advisory_lock`` with ``wait=True``): it goes with the session if the process holding it
+dies, so another process takes the work over on its next try. On SQLite, which one process
+uses, every caller gets it.
 
 The lock keeps two processes from doing the work *at the same time*; for work to happen
 *once* (not once per process, one after the other), record that it is done in the same
@@ -25,11 +26,16 @@ from typing import Any
 
 
 @contextlib.asynccontextmanager
-async def singleton(store: Any, name: str) -> AsyncIterator[bool]:
-    """Yield whether this process may do the work ``name`` now (held for the block)."""
+async def singleton(store: Any, name: str, *, wait: bool = False) -> AsyncIterator[bool]:
+    """Yield whether this process may do the work ``name`` now (held for the block).
+
+    With ``wait``, wait for the process holding it instead (then always True): for work
+    that each process must see done but only one may do at a time, such as a sync that finds
+    nothing left to do once another process made it.
+    """
     take = getattr(store, "singleton", None)
     if take is None:
         yield True
         return
-    async with take(name) as mine:
+    async with take(name, wait=wait) as mine:
         yield mine

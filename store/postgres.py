@@ -167,8 +167,9 @@ class PostgresStore:
         return await self._call(self._pool, _transaction, True, fn, args)
 
     @contextlib.asynccontextmanager
-    async def singleton(self, name: str) -> AsyncIterator[bool]:
-        """Hold the advisory lock ``name`` for the block if no other session holds it.
+    async def singleton(self, name: str, *, wait: bool = False) -> AsyncIterator[bool]:
+        """Hold the advisory lock ``name`` for the block if no other session holds it (with
+        ``wait``: once the session holding it lets it go).
 
         Yields whether this process got it. The lock lives on a connection of its own, so it
         goes when the block ends or the process dies (PostgreSQL ends the session).
@@ -177,8 +178,7 @@ class PostgresStore:
             psycopg.connect, self.url, autocommit=True, connect_timeout=int(CONNECT_TIMEOUT)
         )
         try:
-            key = lock_key(name)
-            got = await asyncio.to_thread(_try_lock, conn, key)
+            got = await asyncio.to_thread(_lock, conn, lock_key(name), wait)
             yield got
         finally:
             await asyncio.to_thread(conn.close)
@@ -206,7 +206,10 @@ def _close_pools(*pools: ConnectionPool | None) -> None:
             pool.close()
 
 
-def _try_lock(conn: psycopg.Connection[Any], key: int) -> bool:
+def _lock(conn: psycopg.Connection[Any], key: int, wait: bool) -> bool:
+    if wait:
+        conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+        return True
     row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
     return bool(row and row[0])
 

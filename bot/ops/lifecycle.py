@@ -141,10 +141,15 @@ class BotProcess:
     def _new_bot(self) -> DungeonBot:
         s = self.settings
         return create_bot(
-            s.database_path,
+            s.database,
             daily_secret=s.daily_secret,
             dev_guild_id=s.dev_guild_id,
             sync="force" if self.sync_only else "auto",
+            read_url=s.database_read_url,
+            pool_size=s.database_pool_size,
+            shard_count=s.shard_count,
+            shard_ids=s.shard_ids,
+            sharded=s.shard_auto,
         )
 
     async def _main(self) -> None:
