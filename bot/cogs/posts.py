@@ -56,6 +56,9 @@ WORKERS = 8
 INTERVAL = 60.0
 EMBED_COLOUR = discord.Colour.dark_gold()
 FIELD_LIMIT = 1024
+#: A podium's field is kept shorter, so five of them and the deals stay inside Discord's
+#: 6,000 characters an embed.
+PODIUM_LIMIT = 850
 NAME_LIMIT = 32
 NEEDED = ("view_channel", "send_messages", "embed_links")
 
@@ -239,12 +242,12 @@ def post_embed(post: DailyPost) -> discord.Embed:
         ),
         colour=EMBED_COLOUR,
     )
-    embed.add_field(name="Today's deals", value=_clip("\n".join(map(deal_line, post.deals))),
-                    inline=False)
+    embed.add_field(name="Today's deals", value=_fit(list(map(deal_line, post.deals)), "",
+                                                     FIELD_LIMIT), inline=False)
     for podium in post.podiums:
         embed.add_field(
             name=f"{podium.title} #{podium.number} ({podium.variant}): final top three",
-            value=_clip(podium_text(podium)), inline=False,
+            value=podium_text(podium), inline=False,
         )
     if post.podiums:
         day = post.podiums[0].day
@@ -257,14 +260,14 @@ def deal_line(deal: Deal) -> str:
 
 
 def podium_text(podium: Podium) -> str:
+    """The podium's lines (as many as fit), then always the seed."""
     if podium.lines:
         lines = [_board_line(line) for line in podium.lines]
-        ranked = f"{podium.size} ranked on this server"
+        seed = f"Seed `{podium.seed}` · {podium.size} ranked on this server"
     else:
         lines = ["Nobody ranked on this server."]
-        ranked = ""
-    seed = f"Seed `{podium.seed}`" + (f" · {ranked}" if ranked else "")
-    return "\n".join([*lines, seed])
+        seed = f"Seed `{podium.seed}`"
+    return _fit(lines, seed, PODIUM_LIMIT)
 
 
 def _board_line(line: Any) -> str:
@@ -278,8 +281,17 @@ def _utc(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "…"
+def _fit(lines: list[str], last: str, limit: int) -> str:
+    """Whole ``lines`` while they fit in ``limit`` characters with ``last`` after them."""
+    more = "…"
+    room = limit - len(last) - len(more) - 2
+    kept: list[str] = []
+    for line in lines:
+        if len("\n".join([*kept, line])) > room:
+            kept.append(more)
+            break
+        kept.append(line)
+    return "\n".join([*kept, last] if last else kept)
 
 
 # ----- the cog -------------------------------------------------------------------------------
@@ -291,7 +303,6 @@ class DailyPosts(commands.Cog):
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
         self.poster = DailyPoster(bot, Posts(bot.core.ctx, bot.core.daily))
-        self.passes = 0  # passes completed by the background task
         self._task: asyncio.Task[None] | None = None
 
     @commands.Cog.listener()
@@ -315,7 +326,6 @@ class DailyPosts(commands.Cog):
                 await self.poster.run_due(self.bot.core.ctx.clock())
             except Exception:  # a failed pass (the database, say) must not end the task
                 log.exception("daily posts: the pass failed; trying again in %d s", INTERVAL)
-            self.passes += 1
             await asyncio.sleep(INTERVAL)
 
 

@@ -34,6 +34,8 @@ from discord.ext import commands
 from bot import replies
 from bot.cogs.posts import missing_permissions
 from core import Refusal
+from core.daily import day_number
+from core.posts import Posts
 from core.settings import MAX_ACCOUNT_AGE_DAYS, PICTURES, GuildSettings
 
 if TYPE_CHECKING:
@@ -99,7 +101,8 @@ class Settings(commands.Cog):
         guild = interaction.guild
         if interaction.guild_id is None or guild is None:
             return await self._refuse(interaction, SERVER_ONLY)
-        if not interaction.permissions.manage_guild:
+        allowed = interaction.permissions
+        if not (allowed.manage_guild or allowed.administrator):
             return await self._refuse(interaction, NEEDS_MANAGE_SERVER)
         try:
             channel_id = _channel(guild, results_channel)
@@ -117,12 +120,26 @@ class Settings(commands.Cog):
                          interaction.user.id, ", ".join(changed))
             else:
                 now = await self.bot.core.settings.guild(guild.id)
+            text = settings_text(guild, now, changed)
+            if {"results-channel", "daily-post"} & set(changed):
+                text += await self._post_soon(guild.id, now)
         except Refusal as exc:
             return await self._refuse(interaction, str(exc))
         await interaction.response.send_message(
-            settings_text(guild, now, changed), ephemeral=True,
-            allowed_mentions=replies.NO_MENTIONS,
+            text, ephemeral=True, allowed_mentions=replies.NO_MENTIONS
         )
+
+    async def _post_soon(self, guild_id: int, now: GuildSettings) -> str:
+        """A line saying the day's post goes out at once, when it is due and not sent yet
+        (the poster's next pass, within a minute, picks it up)."""
+        if not (now.daily_post and now.results_channel):
+            return ""
+        posts = Posts(self.bot.core.ctx, self.bot.core.daily)
+        day = posts.due_day()
+        if day is None or await posts.status(guild_id, day) is not None:
+            return ""
+        return (f"\nToday's post (daily #{day_number(day)}) goes out in "
+                f"<#{now.results_channel}> within a minute.")
 
     @app_commands.command(name="preferences")
     @app_commands.describe(pictures="Table pictures on your boards (default on)")

@@ -14,8 +14,10 @@ from datetime import UTC, datetime
 import discord
 import pytest
 
-from bot.cogs.posts import DailyPosts, Pacer
+from bot.cogs.posts import DailyPosts, Pacer, post_embed
+from core.posts import DailyPost, Deal, Podium
 from rules import GAMES
+from store.base import BoardLine
 from tests.core.conftest import Clock
 
 DAY = "2026-12-14"  # daily #14
@@ -75,7 +77,10 @@ async def test_the_post_goes_out_once_with_deals_top_three_and_seeds(
     role = world.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
     admin = world.guild.add_member(world.env.create_user("carol"), roles=[role])
     results = world.guild.create_text_channel("results")
-    await world.slash(admin, "settings", **{"results-channel": results})
+    answer = await world.slash(admin, "settings", **{"results-channel": results})
+    assert answer.response.content.endswith(
+        f"Today's post (daily #14) goes out in <#{results.id}> within a minute."
+    )
     alice = await finished_daily(world, world.alice, seed=3)
     bob = await finished_daily(world, world.bob, seed=4)
     tomb = await finished_daily(world, world.bob, "tomb", seed=5)
@@ -235,3 +240,22 @@ async def test_the_pacer_spaces_sends_after_a_burst() -> None:
     for _ in range(6):
         await pacer.wait()
     assert slept == [0.05]
+
+
+def test_the_longest_post_fits_in_one_embed() -> None:
+    """Ten tied lines of the longest names on every board: every field and the whole embed
+    stay inside Discord's limits, and each podium keeps its seed."""
+    name = "*_~`|" * 13  # 65 characters, each escaped
+    lines = [BoardLine(1, k, 10**17 + k, name, [54, 21], "died after 54/54 cards, 21 HP",
+                       "resigned", "dead") for k in range(10)]
+    deals = [Deal(key, engine.title, variant, NEXT, 15, "f" * 64)
+             for key, engine in GAMES.items() for variant in engine.variants]
+    podiums = [Podium(deal.game, deal.title, deal.variant, DAY, 14, 2**64 - 1, "0" * 64,
+                      lines, 10_000) for deal in deals]
+    embed = post_embed(DailyPost(1, NEXT, 15, deals, podiums))
+    assert len(embed) <= 6000 and len(embed.fields) <= 25
+    for field in embed.fields:
+        assert len(field.value) <= 1024
+    for field in embed.fields[1:]:
+        assert field.value.endswith(f"Seed `{2**64 - 1}` · 10000 ranked on this server")
+        assert field.value.startswith("1. \\*\\_")

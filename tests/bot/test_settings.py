@@ -7,12 +7,25 @@ without Manage Server and in DMs), and a refusal if a server grants it to them a
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import discord
 import pytest
 import simcord
 
 from core.settings import GuildSettings
 from tests.bot.raw import FakeDiscord
+from tests.core.conftest import Clock
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(datetime(2026, 12, 14, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def simcord_bot(make_bot, clock):
+    return make_bot(clock=clock)
 
 
 @pytest.fixture
@@ -47,6 +60,7 @@ async def test_each_change_is_answered_with_the_settings_as_they_now_stand(
     assert f"- results-channel: <#{results.id}>" in text
     assert "- min-account-age: 7 days" in text
     assert f"- daily-post: on (at 01:00 UTC in <#{results.id}>)" in text
+    assert text.endswith(f"Today's post (daily #14) goes out in <#{results.id}> within a minute.")
     assert await world.core.settings.guild(world.guild.id) == GuildSettings(
         results_channel=results.id, min_account_age=7, daily_post=True, pictures=True
     )
@@ -56,6 +70,7 @@ async def test_each_change_is_answered_with_the_settings_as_they_now_stand(
     assert f"- results-channel: <#{results.id}>" in text  # earlier changes stand
     assert "- min-account-age: 7 days" in text
     assert "- daily-post: off" in text and "- pictures: off" in text
+    assert "goes out" not in text
     assert await world.core.settings.guild(world.guild.id) == GuildSettings(
         results_channel=results.id, min_account_age=7, daily_post=False, pictures=False
     )
