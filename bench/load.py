@@ -155,9 +155,8 @@ async def measure_all(folder: Path, args: argparse.Namespace) -> list[Target]:
                 s.target.phases.append(await run_phase(
                     s.discord, s.bot, "back-to-back", chosen, args.players, args.burst, None,
                     s.next_users(), s.is_move_id, args.seed))
-            if args.profile and per_game:
-                s.target.profile = await profiled(s.discord, s.bot, games, args,
-                                                  s.next_users(), folder, s.target.unreported)
+            if args.profile:
+                s.target.profile = await profiled(s, games, args, folder)
         for s in subjects:
             await s.bot.stop()
             check(s)
@@ -192,22 +191,22 @@ def check(subject: Subject) -> None:
         target.problems["errors in the bot's log"] += len(target.log_errors)
 
 
-async def profiled(discord: StandIn, bot: BotProcess, games: tuple[str, ...],
-                   args: argparse.Namespace, user: int, folder: Path,
-                   outcomes: list[Outcome]) -> list[str]:
+async def profiled(subject: Subject, games: tuple[str, ...], args: argparse.Namespace,
+                   folder: Path) -> list[str]:
     """Sample the bot with py-spy during a back-to-back phase; the top costs, as lines."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
         return ["py-spy is not installed (.venv/bin/pip install py-spy): no profile"]
-    out = folder / "profile.txt"
+    out = folder / f"{subject.target.name}-profile.txt"
     sampler = await asyncio.create_subprocess_exec(
-        spy, "record", "--pid", str(bot.pid), "--duration", str(int(args.burst)),
+        spy, "record", "--pid", str(subject.bot.pid), "--duration", str(int(args.burst)),
         "--rate", str(SAMPLE_RATE), "--format", "raw", "--output", str(out), "--nonblocking",
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     await asyncio.sleep(0.5)
-    phase = await run_phase(discord, bot, "profiled", games, args.players, args.burst, None,
-                            user, is_move, args.seed)
-    outcomes += phase.outcomes
+    phase = await run_phase(subject.discord, subject.bot, "profiled", games, args.players,
+                            args.burst, None, subject.next_users(), subject.is_move_id,
+                            args.seed)
+    subject.target.unreported.extend(phase.outcomes)
     _, err = await sampler.communicate()
     if not out.exists():
         return [f"py-spy failed: {err.decode(errors='replace').strip()[-300:]}"]
@@ -215,8 +214,8 @@ async def profiled(discord: StandIn, bot: BotProcess, games: tuple[str, ...],
     return summarize_profile(out.read_text(), clicks, phase.cpu)
 
 
-AREAS = ("rules/", "bot/", "core/", "store/", "discord/", "aiohttp/", "aiosqlite/", "json/",
-         "asyncio/", "yarl/", "multidict/")
+AREAS = ("rules/", "bot/", "core/", "store/", "bench/", "discord/", "aiohttp/", "aiosqlite/",
+         "json/", "asyncio/", "yarl/", "multidict/")
 #: Frames every sample passes through (the loop, threads, start-up): left out of "inclusive".
 _WRAPPERS = ("asyncio/", "threading.py", "<frozen runpy>", "bot/__main__.py",
              "concurrent/futures")
@@ -259,7 +258,8 @@ def summarize_profile(raw: str, clicks: int, cpu: float, rate: int = SAMPLE_RATE
     return [f"{total} samples at {rate} Hz, {clicks} interactions answered, bot CPU "
             f"{cpu * 1000 / max(clicks, 1):.2f} ms per interaction",
             "by area (the innermost frame's package):", *rows(areas, len(areas)),
-            "inclusive (the function and what it calls):", *rows(inclusive),
+            "inclusive (the function and what it calls):",
+            *rows(Counter({k: n for k, n in inclusive.items() if n < 0.98 * total})),
             "self (time in the function's own code):", *rows(own)]
 
 
