@@ -110,6 +110,7 @@ class StandIn:
         self._seq = 0
         self._runner: web.AppRunner | None = None
         self._listeners: list[Callable[[Interaction], None]] = []
+        self._by_token: dict[str, Interaction] = {}
 
     # ----- life cycle ------------------------------------------------------------------------
 
@@ -185,6 +186,7 @@ class StandIn:
         record = Interaction(iid, f"itoken-{iid}-{secrets.token_hex(8)}", kind, user_id, data,
                              int(message["id"]) if message else None)
         self.interactions[iid] = record
+        self._by_token[record.token] = record
         for listener in self._listeners:
             listener(record)
         payload = p.interaction(iid, record.token, kind, user_id, data, message)
@@ -348,7 +350,7 @@ class StandIn:
 
     def _webhook(self, method: str, token: str, target: str | None,
                  body: dict[str, Any]) -> web.Response:
-        record = next((r for r in self.interactions.values() if r.token == token), None)
+        record = self._by_token.get(token)
         if record is None or time.perf_counter() - record.sent_at > 15 * 60:
             return _error(401, 50027, "Invalid Webhook Token")
         if record.answered_at is None:

@@ -1,0 +1,68 @@
+"""The stand-in keeps the Discord rules the load tests rely on (no bot needed here)."""
+
+from __future__ import annotations
+
+import aiohttp
+
+from bench._standin import payloads as p
+from bench._standin.server import StandIn
+
+BOARD = {"type": p.CHANNEL_MESSAGE, "data": {"content": "board", "components": [
+    {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}]}}
+
+
+async def callback(session: aiohttp.ClientSession, discord: StandIn, record, body) -> tuple:
+    url = f"{discord.base_url}/api/v10/interactions/{record.id}/{record.token}/callback"
+    async with session.post(url, json=body, params={"with_response": "1"}) as response:
+        return response.status, await response.json(), response.headers
+
+
+async def test_one_response_per_interaction_then_40060():
+    async with StandIn() as discord, aiohttp.ClientSession() as session:
+        record = discord.command(1, "play")
+        status, body, headers = await callback(session, discord, record, BOARD)
+        assert status == 200 and headers["Content-Type"] == "application/json"
+        assert body["resource"]["message"]["content"] == "board"
+        status, body, _ = await callback(session, discord, record, BOARD)
+        assert (status, body["code"]) == (400, 40060)
+        assert record.refused == [40060]
+        assert record.response["data"]["content"] == "board"
+
+
+async def test_a_response_after_three_seconds_is_refused_with_10062():
+    async with StandIn() as discord, aiohttp.ClientSession() as session:
+        record = discord.command(1, "play")
+        record.sent_at -= 3.1  # as if the bot took 3.1 s
+        status, body, _ = await callback(session, discord, record, BOARD)
+        assert (status, body["code"]) == (404, 10062)
+        assert record.answered_at is None
+
+
+async def test_a_custom_id_over_100_characters_is_refused_with_50035():
+    long = {"type": p.CHANNEL_MESSAGE, "data": {"components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "Go", "custom_id": "x" * 101}]}]}}
+    async with StandIn() as discord, aiohttp.ClientSession() as session:
+        record = discord.command(1, "play")
+        status, body, _ = await callback(session, discord, record, long)
+        assert (status, body["code"]) == (400, 50035)
+
+
+async def test_an_injected_429_says_when_to_retry_as_discord_does():
+    async with StandIn() as discord, aiohttp.ClientSession() as session:
+        record = discord.command(1, "play")
+        fault = discord.inject(r"/callback$", 429, retry_after=0.4)
+        status, body, headers = await callback(session, discord, record, BOARD)
+        assert status == 429 and body["retry_after"] == 0.4 and headers["Via"]
+        status, _, _ = await callback(session, discord, record, BOARD)
+        assert status == 200 and fault.hits == 1
+
+
+async def test_a_click_on_a_button_not_on_the_message_carries_the_forged_id():
+    async with StandIn() as discord, aiohttp.ClientSession() as session:
+        record = discord.command(1, "play")
+        await callback(session, discord, record, BOARD)
+        sent: list = []
+        discord.on_interaction(sent.append)
+        click = discord.click(1, record.message_id, "forged")
+        assert click.data["custom_id"] == "forged" and sent == [click]
+        assert not click.delivered  # no bot connected: nobody to deliver it to
