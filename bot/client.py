@@ -26,7 +26,11 @@ from store import is_postgres_url, singleton
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.play", "bot.cogs.info")
+EXTENSIONS = (
+    "bot.cogs.play", "bot.cogs.daily", "bot.cogs.boards", "bot.cogs.info",
+    "bot.cogs.settings",
+    "bot.cogs.posts",
+)
 
 SCOPES = ("bot", "applications.commands")
 #: Boards are sent and edited as interaction responses, which need no channel permission;

@@ -15,10 +15,12 @@ from typing import Any
 
 import discord
 
+from bot import standings
 from bot.boards import render_board
 from bot.buttons import ButtonRows, button, control_id, move_id
 from core import Run, RunKind, RunStatus
 from rules import GAMES
+from rules.deal import commitment
 
 CONTROL_ROW = 4
 #: A message holds at most 25 buttons; /games keeps one row's worth of room for a summary.
@@ -42,8 +44,13 @@ class Screen:
         return {"embed": self.embed, "view": self.buttons}
 
 
-def board(run: Run, *, owner: str | None = None, notice: str | None = None) -> Screen:
-    """The run's board: the game's buttons, then Undo/Resign while playing or Play again."""
+def board(
+    run: Run, *, owner: str | None = None, notice: str | None = None, standing: str | None = None
+) -> Screen:
+    """The run's board: the game's buttons, then Undo/Resign while playing or Play again.
+
+    A daily's board also shows its deal's commitment, and once over, ``standing``: where the
+    run stands on the day's boards."""
     table = run.table
     if run.status is RunStatus.RESIGNED:
         # The engine's state does not know about resigning: its prompt would still ask for a
@@ -53,6 +60,10 @@ def board(run: Run, *, owner: str | None = None, notice: str | None = None) -> S
         table, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
         notice=notice,
     )
+    if run.kind is RunKind.DAILY:
+        if standing:
+            drawn.embed.add_field(name="Standing", value=standing, inline=False)
+        standings.commitment_field(drawn.embed, run, commitment(run.seed))
     rows = ButtonRows()
     playing = run.status is RunStatus.PLAYING
     # A resigned run's state is not over, so the board may still draw (disabled) buttons.

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -25,6 +26,7 @@ from core.checks import check_day, check_game, check_variant
 from core.context import Context
 from core.errors import AlreadyPlayed, BadRequest
 from core.model import Run, RunKind, RunStatus
+from core.recap import run_result_line
 from core.runs import Runs, insert_run, load
 from rules.deal import commitment, daily_seed
 from store.base import Conflict, NewRun, Tx
@@ -177,6 +179,16 @@ class Daily:
         return await self._runs.start(
             owner_id, game, variant, guild_id=guild_id, channel_id=channel_id, seed=seed,
             day=check_day(day),
+        )
+
+    async def result_line(self, run: Run) -> str:
+        """The run's public, spoiler-free result line: the game and day number, outcome and
+        score, and one symbol per room, turn or hand (``core.recap``)."""
+        assert run.day is not None
+        moves = await self._runs.moves(run.id)
+        return await asyncio.to_thread(
+            run_result_line, run.game, run.variant, day_number(run.day), run.seed, moves,
+            deck=run.deck, resigned=run.status is RunStatus.RESIGNED,
         )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from core.daily import day_number
 from rules.cards import display
 from rules.words import bar, plural, scaled_bar  # noqa: F401 (the boards import them from here)
 
@@ -136,10 +137,11 @@ def events_text(events: Sequence[str], budget: int = EVENTS_BUDGET) -> str:
 def board_title(
     game_title: str, variant: str, run_id: int, kind: str, day: str | None
 ) -> str:
-    """``Donsol · normal · run #42``; a daily run adds ``daily 2026-12-01``."""
+    """``Donsol · normal · run #42``; a daily run reads ``Donsol #12 · normal · daily``
+    (its day number: 2026-12-01 is #1)."""
     parts = [game_title, variant]
     if kind == "daily":
-        parts.append(f"daily {day}" if day else "daily")
+        parts = [f"{game_title} #{day_number(day)}" if day else game_title, variant, "daily"]
     elif kind != "practice":
         parts.append(kind)
     parts.append(f"run #{run_id}")

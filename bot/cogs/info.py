@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.boards import RULEBOOK
 from bot.choices import GAME_CHOICES
+from bot.standings import TIE_BREAK
 from rules import GAMES
 
 if TYPE_CHECKING:
@@ -22,7 +23,12 @@ INTRO = (
     "Dungeon Deck deals solo dungeon card games: {games}. Start a run with `/play`, then play "
     "it to the end by clicking the buttons under the board; the board always says what just "
     "happened and what you can do next. Runs are saved after every move, so you can leave and "
-    "come back (`/games`). Practice runs can be undone one move at a time."
+    "come back (`/games`). Practice runs can be undone one move at a time.\n\n"
+    "**The daily:** every UTC day each game has one deal that every player in the world gets, "
+    "one attempt each (`/daily`), no undo. A run may be finished until 01:00 UTC the next day "
+    "and still rank; then the day's boards are final and its seed is revealed (`/verify`). "
+    "`/leaderboard` compares this server's players or everyone's; `/stats` keeps your streaks. "
+    "{tie_break}"
 )
 EMBED_COLOUR = discord.Colour.dark_gold()
 
@@ -31,7 +37,8 @@ def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
     """What the bot does, then every command of ``tree`` with its options."""
     games = ", ".join(game.title for game in GAMES.values())
     embed = discord.Embed(
-        title="Dungeon Deck", description=INTRO.format(games=games), colour=EMBED_COLOUR
+        title="Dungeon Deck", description=INTRO.format(games=games, tie_break=TIE_BREAK),
+        colour=EMBED_COLOUR,
     )
     for command in sorted(tree.get_commands(), key=lambda c: c.name):
         if not isinstance(command, app_commands.Command):

@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies, screens
+from bot import replies, results, screens, standings
 from bot.buttons import CONTROL, LEGACY, MOVE, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from core import (
@@ -132,6 +132,7 @@ class Play(commands.Cog):
                     click.run_id, interaction.user.id, click.version, click.verb
                 )
                 await self.redraw(interaction, run)
+                await self.after_write(interaction, run)
             elif click.kind == CONTROL:
                 await self._control(interaction, click)
             else:  # a button of the first release: always out of date
@@ -168,7 +169,9 @@ class Play(commands.Cog):
             await self.redraw(interaction, await runs.undo(click.run_id, user_id, version))
             return
         if verb == "confirm":
-            await self.redraw(interaction, await runs.resign(click.run_id, user_id, version))
+            run = await runs.resign(click.run_id, user_id, version)
+            await self.redraw(interaction, run)
+            await self.after_write(interaction, run)
             return
         if verb == "abandon":
             run = await runs.abandon(click.run_id, user_id, version, click.arg or None)
@@ -193,9 +196,11 @@ class Play(commands.Cog):
                 ephemeral=_is_ephemeral(interaction), **screen.kwargs()
             )
         elif verb == "show":
+            # A daily's cards never go to a channel: its board comes back privately.
             await interaction.response.send_message(
-                ephemeral=click.arg == "p",
-                **screens.board(run, owner=_name(interaction)).kwargs(),
+                ephemeral=click.arg == "p" or run.kind is RunKind.DAILY,
+                **screens.board(run, owner=_name(interaction),
+                                standing=await self.standing(run)).kwargs(),
             )
         else:  # pragma: no cover - CONTROLS and this chain are kept in step
             raise RuntimeError(f"no handler for control {verb!r}")
@@ -228,7 +233,25 @@ class Play(commands.Cog):
     ) -> None:
         """Answer the click by redrawing the clicked message as the run's board."""
         owner = _name(interaction) if interaction.user.id == run.owner_id else None
-        await self._edit(interaction, screens.board(run, owner=owner, notice=notice))
+        standing = await self.standing(run)
+        await self._edit(
+            interaction, screens.board(run, owner=owner, notice=notice, standing=standing)
+        )
+
+    async def standing(self, run: Run) -> str | None:
+        """Where a finished daily stands on its day's boards, and when the next deal comes."""
+        if run.kind is not RunKind.DAILY or not run.over:
+            return None
+        assert run.day is not None
+        found = await self.core.rankings.standing(
+            run.owner_id, run.game, run.variant, run.day, run.guild_id
+        )
+        return standings.standing_text(run, found, self.core.ctx.clock())
+
+    async def after_write(self, interaction: discord.Interaction[Any], run: Run) -> None:
+        """After the click was answered: a daily this click finished is announced."""
+        if run.kind is RunKind.DAILY and run.over:
+            await results.announce(self.bot, interaction, run)
 
     async def _edit(self, interaction: discord.Interaction[Any], screen: screens.Screen) -> None:
         await interaction.response.edit_message(content=None, **screen.kwargs())

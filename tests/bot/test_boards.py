@@ -119,7 +119,7 @@ def test_daily_title_notice_and_footer() -> None:
     state = DONSOL.apply(DONSOL.new(0), "take JC")
     b = board(state, run_id=7, kind="daily", day="2026-12-01", notice="The board was behind.")
 
-    assert b.embed.title == "Donsol · normal · daily 2026-12-01 · run #7"
+    assert b.embed.title == "Donsol #1 · normal · daily · run #7"
     assert (b.embed.description or "").startswith("*The board was behind.*")
     assert b.embed.footer.text == "Score: 1/54 cards, 10 HP · move 1"
 

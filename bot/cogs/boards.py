@@ -1,0 +1,142 @@
+"""/leaderboard and /stats: a day's boards with restart-proof paging, and a player's record."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replies, standings
+from bot.buttons import GARBLED, Click
+from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from core import Refusal
+from core.checks import check_game, check_variant
+
+if TYPE_CHECKING:
+    from bot.client import DungeonBot
+
+log = logging.getLogger(__name__)
+
+SCOPES = [
+    app_commands.Choice(name="this server", value="server"),
+    app_commands.Choice(name="everyone", value="global"),
+]
+DM_SERVER_BOARD = "There is no server board in a DM: here is everyone's."
+
+
+class Boards(commands.Cog):
+    """Leaderboards and stats."""
+
+    def __init__(self, bot: DungeonBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.clicks.register(standings.BOARD_PAGE, self.on_page)
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unregister(standings.BOARD_PAGE)
+
+    @app_commands.command(name="leaderboard")
+    @app_commands.describe(
+        game="The game whose daily board to show",
+        variant="A variant of that game (its default when left out)",
+        day="YYYY-MM-DD, today or yesterday (default today)",
+        scope="This server's players, or everyone's (default: this server, in a server)",
+    )
+    @app_commands.choices(game=GAME_CHOICES, variant=VARIANT_CHOICES, scope=SCOPES)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        variant: str | None = None,
+        day: str | None = None,
+        scope: str | None = None,
+    ) -> None:
+        """A day's daily board: the top 10, your own line, and pages."""
+        try:
+            engine = check_game(game)
+            variant = check_variant(engine, variant)
+            if scope not in (None, "server", "global"):
+                raise Refusal("Choose the scope `server` or `global`.")
+            in_server = interaction.guild_id is not None
+            guild_id = interaction.guild_id if in_server and scope != "global" else None
+            board = await self.bot.core.rankings.board(
+                engine.key, variant, day, guild_id=guild_id, viewer_id=interaction.user.id
+            )
+        except Refusal as exc:
+            log.info("refused: /leaderboard from user %s: %s", interaction.user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        embed, rows = standings.leaderboard(
+            board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
+            guild_name=interaction.guild.name if interaction.guild else None,
+        )
+        content = DM_SERVER_BOARD if scope == "server" and not in_server else None
+        kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
+        await interaction.response.send_message(
+            content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
+        )
+
+    async def on_page(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A page button: ``dd.lb:<game>:<variant>:<day>:<s|g>:<guild>:<page>``."""
+        parts = click.parts
+        valid = (
+            len(parts) == 6 and parts[3] in ("s", "g") and parts[4].isdigit()
+            and parts[5].isdigit() and len(parts[5]) <= 6
+        )
+        if not valid:
+            log.info("refused: garbled board id %r from user %s", click.custom_id,
+                     interaction.user.id)
+            await replies.notice(interaction, GARBLED)
+            return
+        game, variant, day, scope, guild, page = parts
+        try:
+            board = await self.bot.core.rankings.board(
+                game, variant, day, guild_id=int(guild) if scope == "s" else None,
+                page=int(page), viewer_id=interaction.user.id,
+            )
+        except Refusal as exc:
+            log.info("refused: board page %r from user %s: %s", click.custom_id,
+                     interaction.user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        embed, rows = standings.leaderboard(
+            board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
+            guild_name=interaction.guild.name if interaction.guild else None,
+        )
+        await interaction.response.edit_message(embed=embed, view=rows)
+
+    @app_commands.command(name="stats")
+    @app_commands.describe(
+        user="Whose record to show (default: yours)",
+        game="One game only (default: every game)",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def stats(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | None = None,
+        game: str | None = None,
+    ) -> None:
+        """Runs, wins, best and average score, daily streaks and the last 14 days."""
+        who = user or interaction.user
+        try:
+            if game is not None:
+                check_game(game)
+            records = await self.bot.core.rankings.records(who.id, game)
+        except Refusal as exc:
+            await replies.notice(interaction, str(exc))
+            return
+        embed = standings.stats(who.display_name, records)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: DungeonBot) -> None:
+    await bot.add_cog(Boards(bot))

@@ -1,0 +1,152 @@
+"""/daily and /verify: today's deal, one run per player, and how anyone checks a day's deal.
+
+Daily boards are ephemeral, so nobody sees the cards in a channel; they work in servers and
+DMs alike. ``/daily`` again brings the same run back (it never deals again); once the run is
+over it shows the result, the player's rank on the server and global boards, and how long
+until the next deal.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replies, screens, standings
+from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from core import Refusal, RunKind
+from core.checks import check_game, check_variant
+from core.daily import day_number
+from rules import GAMES
+
+if TYPE_CHECKING:
+    from bot.client import DungeonBot
+    from bot.cogs.play import Play
+
+log = logging.getLogger(__name__)
+
+NEW_DEAL = "Today's deal is yours to play: one attempt, no undo. Good luck!"
+WELCOME_BACK = "Welcome back: this is where you left today's run."
+
+
+def player_name(user: discord.abc.User) -> str:
+    """The name boards list a player by: their Discord display name, the same everywhere."""
+    return getattr(user, "global_name", None) or user.name
+
+
+class Daily(commands.Cog):
+    """Today's daily run and the checkable deals."""
+
+    def __init__(self, bot: DungeonBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="daily")
+    @app_commands.describe(
+        game="The game whose daily deal to play",
+        variant="A variant of that game (its default when left out)",
+    )
+    @app_commands.choices(game=GAME_CHOICES, variant=VARIANT_CHOICES)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def daily(
+        self, interaction: discord.Interaction[Any], game: str, variant: str | None = None
+    ) -> None:
+        """Play today's deal: the same cards for everyone, one attempt each."""
+        core = self.bot.core
+        user = interaction.user
+        try:
+            engine = check_game(game)
+            variant = check_variant(engine, variant)
+            await core.rankings.remember_name(user.id, player_name(user))
+            started = await core.daily.start(
+                user.id, engine.key, variant,
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            )
+        except Refusal as exc:
+            log.info("refused: /daily from user %s: %s", user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        run = started.run
+        if started.created:
+            log.info("run %s: daily %s (%s) %s started by user %s", run.id, run.game,
+                     run.variant, run.day, user.id)
+        notice = None if run.over else NEW_DEAL if started.created else WELCOME_BACK
+        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        assert play is not None
+        screen = screens.board(
+            run, owner=user.display_name, notice=notice, standing=await play.standing(run)
+        )
+        await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+
+    @app_commands.command(name="verify")
+    @app_commands.describe(
+        game="The game whose daily deal to check",
+        variant="A variant of that game (its default when left out)",
+        day="The day, YYYY-MM-DD, today or yesterday (default today)",
+        run="A ranked run of a closed day: get its moves to replay it yourself",
+    )
+    @app_commands.choices(game=GAME_CHOICES, variant=VARIANT_CHOICES)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def verify(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        variant: str | None = None,
+        day: str | None = None,
+        run: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        """A day's commitment; once the day is closed, its seed and how to check both."""
+        core = self.bot.core
+        try:
+            engine = check_game(game)
+            variant = check_variant(engine, variant)
+            the_day = core.rankings.resolve_day(day)
+            commitment = await core.daily.commitment(engine.key, variant, the_day)
+            closed = core.daily.is_closed(the_day)
+            seed = await core.daily.revealed_seed(engine.key, variant, the_day) if closed else None
+            files = []
+            if run is not None:
+                files.append(await self._moves_file(run, engine.key, variant, the_day, closed))
+        except Refusal as exc:
+            log.info("refused: /verify from user %s: %s", interaction.user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        embed = standings.verify(engine.key, variant, the_day, commitment, seed,
+                                 core.ctx.clock())
+        await interaction.response.send_message(embed=embed, files=files)
+
+    async def _moves_file(
+        self, run_id: int, game: str, variant: str, day: str, closed: bool
+    ) -> discord.File:
+        """A ranked run's moves as a transcript file, once its day is closed."""
+        core = self.bot.core
+        found = await core.runs.get(run_id)
+        if (found.kind is not RunKind.DAILY or found.game != game or found.variant != variant
+                or found.day != day or not found.ranked):
+            raise _NotOnBoard(run_id, game, day)
+        if not closed:
+            raise _NotOnBoard(run_id, game, day, still_open=True)
+        text = standings.transcript(found, await core.runs.moves(run_id))
+        return discord.File(io.BytesIO(text.encode()), filename=f"run-{run_id}.txt")
+
+
+class _NotOnBoard(Refusal):
+    """A run asked for with /verify that is not (yet) a ranked run of that day's board."""
+
+    def __init__(self, run_id: int, game: str, day: str, *, still_open: bool = False) -> None:
+        name = f"{GAMES[game].title} #{day_number(day)}"
+        if still_open:
+            text = (f"The moves of {name}'s runs are shown once its boards close, so nobody "
+                    "can copy them while the day is open.")
+        else:
+            text = f"Run #{run_id} is not a ranked run of {name} in that variant."
+        super().__init__(text)
+
+
+async def setup(bot: DungeonBot) -> None:
+    await bot.add_cog(Daily(bot))

@@ -1,0 +1,190 @@
+"""What the daily shows: leaderboards, a player's stats, /verify, and a finished daily's
+standing. Pure rendering of the core's answers into embeds and buttons; no Discord calls."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.boards.common import clip
+from bot.buttons import ButtonRows, button, make_id
+from core.daily import closes_at, day_number, next_deal_at
+from core.model import Run
+from core.rankings import GameRecord, Leaderboard, Standing
+from rules import GAMES
+from store.base import BoardLine
+
+#: The custom id kind of a leaderboard page button.
+BOARD_PAGE = "lb"
+COLOUR = discord.Colour.dark_gold()
+
+#: The last days of dailies at a glance, one square a day.
+MARKS = {"won": "🟩", "alive": "🟨", "lost": "🟥", "resigned": "⬜", "none": "⬛"}
+#: Said in /help and docs: how equal scores are ordered.
+TIE_BREAK = (
+    "Scores compare part by part, higher first. Equal scores share a rank (1, 2, 2, 4) and are "
+    "listed by player name — never by who finished first."
+)
+
+
+def game_day(game: str, day: str) -> str:
+    """``Donsol #12``."""
+    return f"{GAMES[game].title} #{day_number(day)}"
+
+
+def until(moment: datetime, now: datetime) -> str:
+    """``5 h 12 min`` from ``now`` to ``moment`` (``now`` if past)."""
+    minutes = max(0, int((moment - now).total_seconds() // 60))
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
+def line_text(line: BoardLine, *, you: bool = False) -> str:
+    name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+    status = " (resigned)" if line.status == "resigned" else ""
+    text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.score_text or line.score}{status}"
+    return f"{text} ← you" if you else text
+
+
+# ----- leaderboards -------------------------------------------------------------------------
+
+
+def board_page_id(board: Leaderboard, page: int) -> str:
+    scope = "g" if board.guild_id is None else "s"
+    return make_id(BOARD_PAGE, board.game, board.variant, board.day, scope, board.guild_id or 0,
+                   page)
+
+
+def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
+                guild_name: str | None = None) -> tuple[discord.Embed, ButtonRows | None]:
+    """A page of a day's board, the viewer's line if lower, and paging buttons."""
+    where = f"{guild_name or 'this server'}" if board.guild_id is not None else "everyone"
+    title = f"{game_day(board.game, board.day)} · {board.variant} · {where}"
+    lines = [line_text(line, you=line.owner_id == viewer_id) for line in board.lines]
+    if board.own is not None:
+        lines += ["…", line_text(board.own, you=True)]
+    if not board.lines:
+        lines = ["No ranked runs yet. Play today's deal with `/daily`."]
+    if board.min_account_age:
+        lines.append(f"\n*Accounts younger than {board.min_account_age} days are not ranked "
+                     "on this server's board.*")
+    embed = discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
+    if board.closed:
+        state = f"Final. Seed {board.seed} (revealed) · check it with /verify"
+    else:
+        final = closes_at(board.day)
+        state = f"Open: final at {final:%H:%M} UTC, in {until(final, now)}"
+    embed.add_field(name="Board", value=state, inline=False)
+    embed.set_footer(text=clip(
+        f"{board.size} ranked · page {board.page + 1}/{board.pages} · "
+        f"commitment {board.commitment[:16]}…", 2048))
+    if board.pages <= 1:
+        return embed, None
+    rows = ButtonRows()
+    rows.add_item(button(board_page_id(board, board.page - 1), label="Previous", emoji="◀️",
+                         disabled=board.page == 0))
+    rows.add_item(button(board_page_id(board, board.page + 1), label="Next", emoji="▶️",
+                         disabled=board.page >= board.pages - 1))
+    return embed, rows
+
+
+# ----- stats --------------------------------------------------------------------------------
+
+
+def mark(record_mark: Any) -> str:
+    if record_mark is None:
+        return MARKS["none"]
+    if record_mark.status == "resigned":
+        return MARKS["resigned"]
+    if record_mark.won:
+        return MARKS["won"]
+    return MARKS["alive"] if record_mark.outcome == "escaped" else MARKS["lost"]
+
+
+def stats(name: str, records: list[GameRecord]) -> discord.Embed:
+    """A player's record per game: runs, wins, best and average, streaks, the last 14 days."""
+    embed = discord.Embed(title=clip(f"{name}'s record", 256), colour=COLOUR)
+    for record in records:
+        s = record.stats
+        engine = GAMES[s.game]
+        if s.finished == 0:
+            embed.add_field(name=engine.title, value="No finished runs yet.", inline=False)
+            continue
+        rate = 100 * s.wins / s.finished
+        _, unit = engine.stat
+        lines = [
+            f"Runs **{s.finished}** · wins **{s.wins}** ({rate:.0f}%) · dailies {s.dailies}",
+            f"Best: **{s.best_text}** · average {s.average_points or 0:.1f} {unit}",
+            f"Daily streak: **{record.current_streak}** (longest {record.longest_streak})",
+            "Last 14 days: " + "".join(mark(m) for _, m in record.recent),
+        ]
+        if s.hinted:
+            lines.append(f"Runs with hints: {s.hinted}")
+        embed.add_field(name=engine.title, value="\n".join(lines), inline=False)
+    embed.set_footer(text="🟩 won · 🟨 out alive · 🟥 lost · ⬜ resigned · ⬛ not played")
+    return embed
+
+
+# ----- a finished daily ---------------------------------------------------------------------
+
+
+def standing_text(run: Run, standing: Standing, now: datetime) -> str:
+    """Where a finished daily stands, and when the next deal comes."""
+    parts = []
+    if not run.ranked:
+        parts.append("This run is not ranked (finished after its day's boards closed).")
+    if standing.server is not None:
+        parts.append(f"#{standing.server.rank} of {standing.server_size} on this server")
+    if standing.world is not None:
+        parts.append(f"#{standing.world.rank} of {standing.world_size} worldwide")
+    assert run.day is not None
+    nxt = next_deal_at(now.date().isoformat())
+    text = " · ".join(parts) if parts else "Not on a board."
+    return f"{text}\nNext deal in {until(nxt, now)} (00:00 UTC)."
+
+
+def commitment_field(embed: discord.Embed, run: Run, commitment: str) -> None:
+    assert run.day is not None
+    embed.add_field(
+        name=f"Deal of {game_day(run.game, run.day)}",
+        value=f"commitment `{commitment}`\nThe seed is revealed when the day's boards close "
+        f"({closes_at(run.day):%Y-%m-%d %H:%M} UTC): check it with /verify.",
+        inline=False,
+    )
+
+
+# ----- /verify ------------------------------------------------------------------------------
+
+
+def verify(game: str, variant: str, day: str, commitment: str, seed: int | None,
+           now: datetime) -> discord.Embed:
+    """The day's commitment, and once closed its seed and how to check both."""
+    title = f"{game_day(game, day)} · {variant} · {day}"
+    lines = [f"Commitment: `{commitment}`"]
+    if seed is None:
+        when = closes_at(day)
+        lines.append(f"The seed is revealed when the day's boards close: {when:%Y-%m-%d %H:%M} "
+                     f"UTC (in {until(when, now)}).")
+    else:
+        lines += [
+            f"Seed: `{seed}`",
+            "",
+            "Check it yourself (see docs/deal.md in the project):",
+            f"```\npython -m rules deal {game} --variant {variant} --seed {seed} --verbose\n```",
+            "The commitment is the SHA-256 of the seed as 8 bytes, big-endian. Replay any ranked "
+            "run: `/verify` with its `run` gives its moves, then",
+            f"```\npython -m rules replay {game} --variant {variant} --seed {seed} "
+            "--actions run.txt\n```",
+        ]
+    return discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
+
+
+def transcript(run: Run, moves: list[str]) -> str:
+    """A run's moves in the terminal's transcript format (``python -m rules replay``)."""
+    head = (f"# {run.title} ({run.variant}), seed {run.seed}, run #{run.id}: "
+            f"{run.table['score_text']}\n"
+            f"# python -m rules replay {run.game} --variant {run.variant} --seed {run.seed} "
+            f"--actions run-{run.id}.txt\n")
+    return head + "".join(f"{move}\n" for move in moves)
