@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -265,33 +266,91 @@ UPSERT_PLAYER = """
     WHERE players.name <> excluded.name
 """
 
-# A day's board. The filter is the partial index's own condition, so each query is a range
-# scan of `runs_board` (or `runs_guild_board` with a server); equal scores share a rank and
-# are listed by name, never by time.
+# A day's board: the ranked dailies of one game, variant and day; equal scores share a rank
+# and are listed by name, never by time. The filter is the partial indexes' own condition and
+# is written out per scope (global, a server, a server with a minimum account age) rather than
+# as `:guild_id IS NULL OR ...`: SQLite plans a statement before it sees the values, and only a
+# plain `guild_id = :guild_id` lets it range-scan `runs_guild_board`, while the global filter
+# is answered from `runs_board` alone, without reading a table row.
 _BOARD_WHERE = """
     r.kind = 'daily' AND r.ranked = 1 AND r.game = :game AND r.variant = :variant
-    AND r.day = :day AND (:guild_id IS NULL OR r.guild_id = :guild_id)
-    AND (:max_owner_id IS NULL OR r.owner_id <= :max_owner_id)
+    AND r.day = :day
 """
-_BOARD_RANK = f"""
-    1 + (SELECT count(*) FROM runs AS r
-         WHERE {_BOARD_WHERE} AND r.score_key > b.score_key)
-"""
-SELECT_BOARD = f"""
-    SELECT {_BOARD_RANK} AS rank, b.id, b.owner_id, coalesce(p.name, '') AS name, b.score,
-           b.score_text, b.status, b.outcome
-    FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
-    WHERE {_BOARD_WHERE.replace("r.", "b.")}
-    ORDER BY b.score_key DESC, lower(coalesce(p.name, '')), b.owner_id
-    LIMIT :limit OFFSET :offset
-"""
-SELECT_BOARD_SIZE = f"SELECT count(*) FROM runs AS r WHERE {_BOARD_WHERE}"
-SELECT_BOARD_LINE = f"""
-    SELECT {_BOARD_RANK} AS rank, b.id, b.owner_id, coalesce(p.name, '') AS name, b.score,
-           b.score_text, b.status, b.outcome
-    FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
-    WHERE {_BOARD_WHERE.replace("r.", "b.")} AND b.owner_id = :owner_id
-"""
+_BOARD_GUILD = " AND r.guild_id = :guild_id"
+_BOARD_AGE = " AND r.owner_id <= :max_owner_id"
+
+
+@dataclass(frozen=True)
+class BoardQueries:
+    """The board statements of one scope.
+
+    A page is read in three steps that never touch the lines above it (a rank counted per
+    line, or a window over the whole board, costs a deep page a walk of everything above it):
+    ``keys`` walks the index to the page's first and last score, ``above`` counts the runs
+    that score higher than the first, and ``band`` takes the runs between the two scores —
+    the page plus the rest of the tie groups at its edges — ranked from that count. The board
+    indexes hold the owner, so all three read the index (and ``players``) alone.
+    """
+
+    keys: str
+    above: str
+    band: str
+    size: str
+    line: str
+
+
+def _board_queries(where: str) -> BoardQueries:
+    on_b = where.replace("r.", "b.")
+    line = """
+        b.id, b.owner_id, coalesce(p.name, '') AS name, b.score, b.score_text, b.status,
+        b.outcome
+    """
+    return BoardQueries(
+        keys=f"""
+            SELECT r.score_key FROM runs AS r WHERE {where}
+            ORDER BY r.score_key DESC LIMIT :limit OFFSET :offset
+        """,
+        above=f"SELECT count(*) FROM runs AS r WHERE {where} AND r.score_key > :key",
+        # The band is ranked and cut from the index and the names alone; only the page's
+        # own lines then read their runs.
+        band=f"""
+            WITH band AS (
+                SELECT b.id, b.score_key, b.owner_id, coalesce(p.name, '') AS name,
+                       rank() OVER (ORDER BY b.score_key DESC) AS rank
+                FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+                WHERE {on_b} AND b.score_key BETWEEN :bottom AND :top
+                ORDER BY b.score_key DESC, lower(coalesce(p.name, '')), b.owner_id
+                LIMIT :limit OFFSET :skip
+            )
+            SELECT :above + band.rank AS rank, b.id, b.owner_id, band.name, b.score,
+                   b.score_text, b.status, b.outcome
+            FROM band JOIN runs AS b ON b.id = band.id
+            ORDER BY band.score_key DESC, lower(band.name), band.owner_id
+        """,
+        size=f"SELECT count(*) FROM runs AS r WHERE {where}",
+        line=f"""
+            SELECT 1 + (SELECT count(*) FROM runs AS r
+                        WHERE {where} AND r.score_key > b.score_key) AS rank, {line}
+            FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+            WHERE {on_b} AND b.owner_id = :owner_id
+        """,
+    )
+
+
+#: By (a server's board, with a minimum account age).
+BOARD_QUERIES = {
+    (guild, age): _board_queries(
+        _BOARD_WHERE + (_BOARD_GUILD if guild else "") + (_BOARD_AGE if age else "")
+    )
+    for guild in (False, True)
+    for age in (False, True)
+}
+
+
+def board_queries(where: BoardFilter) -> BoardQueries:
+    """The statements of ``where``'s scope."""
+    return BOARD_QUERIES[where.guild_id is not None, where.max_owner_id is not None]
+
 
 SELECT_GAME_STATS = """
     SELECT count(*) AS finished,
@@ -453,15 +512,25 @@ class SqliteTx:
     # ----- boards, stats and streaks --------------------------------------------------------
 
     def board(self, where: BoardFilter, limit: int, offset: int) -> list[BoardLine]:
-        params = {**_board_params(where), "limit": limit, "offset": offset}
-        return [_board_line(row) for row in self.conn.execute(SELECT_BOARD, params)]
+        queries, params = board_queries(where), _board_params(where)
+        keys = [row[0] for row in self.conn.execute(
+            queries.keys, {**params, "limit": limit, "offset": offset}
+        )]
+        if not keys:
+            return []
+        top, bottom = keys[0], keys[-1]
+        above = int(self.conn.execute(queries.above, {**params, "key": top}).fetchone()[0])
+        band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
+                "skip": offset - above}
+        return [_board_line(row) for row in self.conn.execute(queries.band, band)]
 
     def board_size(self, where: BoardFilter) -> int:
-        return int(self.conn.execute(SELECT_BOARD_SIZE, _board_params(where)).fetchone()[0])
+        size = board_queries(where).size
+        return int(self.conn.execute(size, _board_params(where)).fetchone()[0])
 
     def board_line(self, where: BoardFilter, owner_id: int) -> BoardLine | None:
         params = {**_board_params(where), "owner_id": owner_id}
-        row = self.conn.execute(SELECT_BOARD_LINE, params).fetchone()
+        row = self.conn.execute(board_queries(where).line, params).fetchone()
         return None if row is None else _board_line(row)
 
     def game_stats(self, owner_id: int, game: str) -> GameStats:

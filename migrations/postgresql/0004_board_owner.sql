@@ -1,0 +1,11 @@
+-- Dungeon Deck, schema version 4 (PostgreSQL): the board indexes carry the player, as in
+-- migrations/sqlite/0004_board_owner.sql — a page's tie groups are joined to their names,
+-- and a server's minimum account age checked, from the index alone.
+
+DROP INDEX runs_board;
+CREATE INDEX runs_board ON runs (game, variant, day, score_key DESC, owner_id)
+    WHERE kind = 'daily' AND ranked = 1;
+
+DROP INDEX runs_guild_board;
+CREATE INDEX runs_guild_board ON runs (guild_id, game, variant, day, score_key DESC, owner_id)
+    WHERE kind = 'daily' AND ranked = 1;
