@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies, results, screens, standings
+from bot import metrics, replies, results, screens, standings
 from bot.buttons import CONTROL, LEGACY, MOVE, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from core import (
@@ -63,7 +63,7 @@ class Play(commands.Cog):
 
     async def cog_load(self) -> None:
         for kind in (MOVE, CONTROL, LEGACY):
-            self.bot.clicks.register(kind, self.on_click)
+            self.bot.clicks.register(kind, metrics.timed_click(self.on_click))
 
     async def cog_unload(self) -> None:
         for kind in (MOVE, CONTROL, LEGACY):
@@ -250,6 +250,8 @@ class Play(commands.Cog):
 
     async def after_write(self, interaction: discord.Interaction[Any], run: Run) -> None:
         """After the click was answered: a daily this click finished is announced."""
+        if run.over:
+            metrics.run_finished(run.game, run.kind.value)
         if run.kind is RunKind.DAILY and run.over:
             await results.announce(self.bot, interaction, run)
 
@@ -273,6 +275,7 @@ def _is_ephemeral(interaction: discord.Interaction[Any]) -> bool:
 def _log_start(run: Run, interaction: discord.Interaction[Any]) -> None:
     log.info("run %s: %s (%s, %s) started by user %s", run.id, run.game, run.variant,
              run.kind.value, interaction.user.id)
+    metrics.run_started(run.game, run.kind.value)
 
 
 def _log_refusal(
@@ -280,6 +283,7 @@ def _log_refusal(
 ) -> None:
     log.info("refused: run %s, user %s: %s (%s)", run_id, interaction.user.id,
              type(refusal).__name__, refusal)
+    metrics.click_outcome("stale" if isinstance(refusal, StaleBoard | RunOver) else "refused")
 
 
 async def setup(bot: DungeonBot) -> None:
