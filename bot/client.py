@@ -7,6 +7,7 @@ syncs the slash commands only when their definitions changed, and logs the invit
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -21,6 +22,8 @@ from discord.ext import commands
 
 from bot import replies
 from bot.buttons import ClickRouter
+from bot.faces import Tables
+from bot.pictures.emoji import sync_card_emoji
 from core import Core
 from store import is_postgres_url, singleton
 
@@ -72,6 +75,8 @@ class DungeonBot(commands.Bot):
         random_seed: Callable[[], int] | None = None,
         read_url: str | None = None,
         pool_size: int | None = None,
+        pictures: bool = True,
+        card_emoji: bool = True,
         **shards: object,
     ) -> None:
         # Slash commands and buttons only: no message content, no members.
@@ -95,6 +100,13 @@ class DungeonBot(commands.Bot):
         self._random_seed = random_seed
         self.clicks = ClickRouter()
         self.add_listener(self.clicks.on_interaction, "on_interaction")
+        #: Table pictures on boards (a server or a player can still turn them off).
+        self.pictures = pictures
+        self.tables = Tables(self)
+        #: Card code -> its application emoji, once synced (empty: text cards).
+        self.card_emoji: dict[str, discord.PartialEmoji] = {}
+        self._sync_emoji = card_emoji
+        self._emoji_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         if isinstance(self.database_path, Path):
@@ -116,8 +128,22 @@ class DungeonBot(commands.Bot):
                 await self.sync_commands(force=self.sync_mode == "force")
         assert self.application_id is not None  # set by login before setup_hook
         log.info("Invite link: %s", invite_url(self.application_id))
+        if self._sync_emoji:
+            # In the background: Discord's upload limits can make a first sync slow, and
+            # boards use text cards until it is done.
+            self._emoji_task = asyncio.create_task(self.load_card_emoji())
+
+    async def load_card_emoji(self) -> None:
+        """Upload the card faces that are missing or changed; use them on boards after."""
+        async with singleton(self.core.store, "card-emoji", wait=True):
+            self.card_emoji = dict(await sync_card_emoji(self, _MetaStore(self.core)))
+        if self.card_emoji:
+            log.info("Card emoji ready: %d faces", len(self.card_emoji))
 
     async def close(self) -> None:
+        if self._emoji_task is not None:
+            self._emoji_task.cancel()
+        await self.tables.close()
         await super().close()
         core = getattr(self, "core", None)
         if core is not None:
@@ -176,6 +202,19 @@ def create_bot(
         database_path, shard_count=shard_count,
         shard_ids=None if shard_ids is None else list(shard_ids), **options,
     )
+
+
+class _MetaStore:
+    """The meta table as the key-value store the emoji sync keeps its hashes in."""
+
+    def __init__(self, core: Core) -> None:
+        self._core = core
+
+    async def get(self, key: str) -> str | None:
+        return await self._core.settings.meta(key)
+
+    async def set(self, key: str, value: str) -> None:
+        await self._core.settings.set_meta(key, value)
 
 
 __all__ = [

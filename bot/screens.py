@@ -38,6 +38,9 @@ class Screen:
 
     embed: discord.Embed
     buttons: ButtonRows
+    #: The run whose board this is (its table picture goes with it); None for the screens
+    #: around a board (a confirmation, a choice), which show no picture.
+    run: Run | None = None
 
     def kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``send_message`` and ``edit_message`` alike."""
@@ -79,7 +82,7 @@ def board(
     else:
         rows.add_item(_control("again", run, label="Play again", emoji="🔁",
                                style=discord.ButtonStyle.primary))
-    return Screen(drawn.embed, rows)
+    return Screen(drawn.embed, rows, run)
 
 
 def confirm_resign(run: Run, *, owner: str | None = None) -> Screen:

@@ -92,6 +92,11 @@ class Settings:
         """Every server with a results channel, with its settings."""
         return await self._ctx.store.read(_with_results_channel)
 
+    async def pictures_on(self, guild_id: int | None, user_id: int) -> bool:
+        """Whether boards show table pictures for this player here: on unless the server or
+        the player turned them off (one read)."""
+        return await self._ctx.store.read(_pictures_on, guild_id, check_id(user_id, "user"))
+
     async def player(self, user_id: int) -> dict[str, str]:
         return await self._ctx.store.read(_player, check_id(user_id, "user"))
 
@@ -120,6 +125,12 @@ def _with_results_channel(tx: Tx) -> list[tuple[int, GuildSettings]]:
         (guild_id, GuildSettings.parse(tx.guild_settings(guild_id)))
         for guild_id, _ in tx.guilds_with_setting(RESULTS_CHANNEL)
     ]
+
+
+def _pictures_on(tx: Tx, guild_id: int | None, user_id: int) -> bool:
+    if tx.player_settings(user_id).get(PICTURES) == "off":
+        return False
+    return guild_id is None or GuildSettings.parse(tx.guild_settings(guild_id)).pictures
 
 
 def _player(tx: Tx, user_id: int) -> dict[str, str]:

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies, screens, standings
+from bot import metrics, replies, screens, standings
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from core import Refusal, RunKind
 from core.checks import check_game, check_variant
@@ -74,13 +74,14 @@ class Daily(commands.Cog):
         if started.created:
             log.info("run %s: daily %s (%s) %s started by user %s", run.id, run.game,
                      run.variant, run.day, user.id)
+            metrics.run_started(run.game, run.kind.value)
         notice = None if run.over else NEW_DEAL if started.created else WELCOME_BACK
         play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
         assert play is not None
         screen = screens.board(
             run, owner=user.display_name, notice=notice, standing=await play.standing(run)
         )
-        await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+        await play.present(interaction, screen, edit=False, ephemeral=True)
 
     @app_commands.command(name="verify")
     @app_commands.describe(

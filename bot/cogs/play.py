@@ -27,7 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics, replies, results, screens, standings
+from bot import faces, metrics, replies, results, screens, standings
 from bot.buttons import CONTROL, LEGACY, MOVE, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from core import (
@@ -107,7 +107,7 @@ class Play(commands.Cog):
             _log_refusal(interaction, None, exc)
             await replies.notice(interaction, str(exc))
             return
-        await interaction.response.send_message(ephemeral=private, **screen.kwargs())
+        await self.present(interaction, screen, edit=False, ephemeral=private)
 
     @app_commands.command(name="games")
     @app_commands.describe(private="Bring boards back only for you (default: in the channel)")
@@ -131,7 +131,7 @@ class Play(commands.Cog):
                 run = await self.core.runs.act(
                     click.run_id, interaction.user.id, click.version, click.verb
                 )
-                await self.redraw(interaction, run)
+                await self.redraw(interaction, run, last_action=click.verb)
                 await self.after_write(interaction, run)
             elif click.kind == CONTROL:
                 await self._control(interaction, click)
@@ -176,7 +176,7 @@ class Play(commands.Cog):
         if verb == "abandon":
             run = await runs.abandon(click.run_id, user_id, version, click.arg or None)
             _log_start(run, interaction)
-            await self._edit(interaction, screens.board(run, owner=_name(interaction)))
+            await self.present(interaction, screens.board(run, owner=_name(interaction)), edit=True)
             return
         # Reads: nothing is written, so a check here is enough.
         run = await runs.get(click.run_id)
@@ -187,21 +187,20 @@ class Play(commands.Cog):
                 raise RunOver(run)
             if run.version != version:
                 raise StaleBoard(run)
-            await self._edit(interaction, screens.confirm_resign(run, owner=_name(interaction)))
+            await self.present(interaction, screens.confirm_resign(run, owner=_name(interaction)),
+                               edit=True)
         elif verb in ("board", "resume"):
             await self.redraw(interaction, run)
         elif verb == "again":
             screen = await self.open_game(interaction, run.game, run.variant)
-            await interaction.response.send_message(
-                ephemeral=_is_ephemeral(interaction), **screen.kwargs()
+            await self.present(
+                interaction, screen, edit=False, ephemeral=_is_ephemeral(interaction)
             )
         elif verb == "show":
             # A daily's cards never go to a channel: its board comes back privately.
-            await interaction.response.send_message(
-                ephemeral=click.arg == "p" or run.kind is RunKind.DAILY,
-                **screens.board(run, owner=_name(interaction),
-                                standing=await self.standing(run)).kwargs(),
-            )
+            screen = screens.board(run, owner=_name(interaction), standing=await self.standing(run))
+            await self.present(interaction, screen, edit=False,
+                               ephemeral=click.arg == "p" or run.kind is RunKind.DAILY)
         else:  # pragma: no cover - CONTROLS and this chain are kept in step
             raise RuntimeError(f"no handler for control {verb!r}")
 
@@ -229,14 +228,47 @@ class Play(commands.Cog):
         return screens.board(run, owner=_name(interaction))
 
     async def redraw(
-        self, interaction: discord.Interaction[Any], run: Run, notice: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        run: Run,
+        notice: str | None = None,
+        *,
+        last_action: str | None = None,
     ) -> None:
         """Answer the click by redrawing the clicked message as the run's board."""
         owner = _name(interaction) if interaction.user.id == run.owner_id else None
         standing = await self.standing(run)
-        await self._edit(
-            interaction, screens.board(run, owner=owner, notice=notice, standing=standing)
+        screen = screens.board(run, owner=owner, notice=notice, standing=standing)
+        await self.present(interaction, screen, edit=True, last_action=last_action)
+
+    async def present(
+        self,
+        interaction: discord.Interaction[Any],
+        screen: screens.Screen,
+        *,
+        edit: bool,
+        ephemeral: bool = False,
+        last_action: str | None = None,
+    ) -> None:
+        """Answer with ``screen``: edit the clicked message, or send a new one. Card faces go
+        on it when synced; its table picture follows once drawn (``bot.faces``)."""
+        run = screen.run
+        picture = (
+            self.bot.pictures and run is not None
+            and await self.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
         )
+        faces.dress(screen.embed, screen.buttons, self.bot.card_emoji, picture=picture)
+        kwargs = screen.kwargs()
+        if edit:
+            message = interaction.message
+            if not picture and message is not None and message.attachments:
+                kwargs["attachments"] = []  # no stale picture under a board without one
+            await interaction.response.edit_message(content=None, **kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        if picture:
+            assert run is not None
+            self.bot.tables.attach_later(interaction, run, last_action)
 
     async def standing(self, run: Run) -> str | None:
         """Where a finished daily stands on its day's boards, and when the next deal comes."""
@@ -254,9 +286,6 @@ class Play(commands.Cog):
             metrics.run_finished(run.game, run.kind.value)
         if run.kind is RunKind.DAILY and run.over:
             await results.announce(self.bot, interaction, run)
-
-    async def _edit(self, interaction: discord.Interaction[Any], screen: screens.Screen) -> None:
-        await interaction.response.edit_message(content=None, **screen.kwargs())
 
 
 def not_yours(run: Run) -> str:

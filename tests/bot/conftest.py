@@ -39,6 +39,10 @@ async def make_bot(db_path: Path) -> AsyncIterator[Callable[..., DungeonBot]]:
 
     def make(**options: Any) -> DungeonBot:
         options.setdefault("daily_secret", "test secret")
+        # Card emoji and table pictures have tests of their own (test_faces.py); elsewhere
+        # they would only add uploads and picture edits to every transcript.
+        options.setdefault("pictures", False)
+        options.setdefault("card_emoji", False)
         options.setdefault("random_seed", lambda: next(seeds))
         bot = create_bot(db_path, **options)
         made.append(bot)

@@ -1,0 +1,101 @@
+"""Card faces on boards: the synced application emoji on move buttons and in board text, and
+the table picture attached to each board.
+
+Boards never break because of pictures: without synced emoji (no permission, limit reached,
+Discord down) buttons and text keep today's text cards; a table picture that cannot be drawn
+or attached is logged and the board stays complete without it.
+
+The picture is not drawn before the click is answered: the board is answered at once, with
+its embed pointing at ``attachment://table.png``, and the new picture replaces the old one in
+a second edit moments later (``edit_original_response``), so pictures add nothing to the time
+a click takes to answer. That edit is skipped when the run has moved on in the meantime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.pictures.table import FILENAME, action_cards, table_attachment
+from core.model import Run
+
+if TYPE_CHECKING:
+    from bot.client import DungeonBot
+
+log = logging.getLogger(__name__)
+
+CardEmoji = Mapping[str, discord.PartialEmoji]
+_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+#: A card named in a board's text: ``A♠``, ``10♥`` (jokers stay 🃏: the text cannot tell them
+#: apart, and the buttons name them).
+_CARD = re.compile(r"(?<![\w<:])(10|[2-9AJQK])([♠♥♦♣])")
+
+
+def with_faces(text: str, emoji: CardEmoji) -> str:
+    """``text`` with every card it names shown as that card's emoji (when synced)."""
+    if not emoji or not text:
+        return text
+
+    def face(match: re.Match[str]) -> str:
+        found = emoji.get(match.group(1) + _SUITS[match.group(2)])
+        return str(found) if found is not None else match.group(0)
+
+    return _CARD.sub(face, text)
+
+
+def dress(embed: discord.Embed, rows: discord.ui.View, emoji: CardEmoji,
+          *, picture: bool) -> None:
+    """Put card faces on a board: emoji in its description and fields and on the buttons of
+    moves that name a card, and (``picture``) the table image slot."""
+    if emoji:
+        if embed.description:
+            embed.description = with_faces(embed.description, emoji)
+        for i, field in enumerate(embed.fields):
+            embed.set_field_at(i, name=field.name, value=with_faces(field.value or "", emoji),
+                               inline=field.inline)
+        for item in rows.children:
+            if isinstance(item, discord.ui.Button) and item.custom_id:
+                cards = action_cards(item.custom_id.rsplit(":", 1)[-1])
+                if cards and cards[0] in emoji:
+                    item.emoji = emoji[cards[0]]
+    if picture:
+        embed.set_image(url=f"attachment://{FILENAME}")
+
+
+class Tables:
+    """Draws and attaches table pictures after the click was answered."""
+
+    def __init__(self, bot: DungeonBot) -> None:
+        self.bot = bot
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def attach_later(
+        self, interaction: discord.Interaction[Any], run: Run, last_action: str | None
+    ) -> None:
+        """Draw the run's table off the event loop, then put it on the answered message."""
+        task = asyncio.create_task(self._attach(interaction, run, last_action))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _attach(
+        self, interaction: discord.Interaction[Any], run: Run, last_action: str | None
+    ) -> None:
+        try:
+            file = await table_attachment(run.table, last_action)
+            current = await self.bot.core.runs.get(run.id)
+            if current.version != run.version:
+                return  # a later click drew a newer board; its own picture follows
+            await interaction.edit_original_response(attachments=[file])
+        except Exception:
+            log.warning("run %s: the table picture could not be attached; the board stays "
+                        "as text", run.id, exc_info=True)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

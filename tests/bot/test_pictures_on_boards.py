@@ -1,0 +1,70 @@
+"""Card faces and table pictures on real boards, through discord.py (simcord): emoji on the
+move buttons and in the text once synced, the table attached after the click is answered,
+and the switches that turn pictures off."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from bot.pictures.table import FILENAME
+
+EMOJI = re.compile(r"<:dd_\w+:\d+>")
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot(pictures=True, card_emoji=True)
+
+
+async def settle(world) -> None:
+    """Wait for the bot's background work: the emoji sync and the pictures being attached."""
+    bot = world.env.bot
+    if bot._emoji_task is not None:
+        await bot._emoji_task
+    while bot.tables._tasks:
+        await asyncio.gather(*bot.tables._tasks)
+
+
+async def test_boards_show_card_faces_and_the_table(world, error_logs):
+    await settle(world)
+    assert len(world.env.bot.card_emoji) == 55
+    board = await world.play(world.alice, "donsol")
+    await settle(world)
+
+    shown = world.message(board)
+    assert shown.embeds[0].image.url == f"attachment://{FILENAME}"
+    (attachment,) = shown.attachments
+    assert attachment.filename == FILENAME and (await attachment.read()).startswith(b"\x89PNG")
+    faces = [b for b in world.moves(shown) if b.get("emoji", {}).get("id")]
+    assert faces, "move buttons that name a card carry its face"
+    assert all(b["emoji"]["name"].startswith("dd_") for b in faces)
+
+    clicked = await world.click(world.alice, shown, world.moves(shown)[0]["custom_id"])
+    await settle(world)
+    after = world.message(clicked.response)
+    assert EMOJI.search(after.embeds[0].description or "") or any(
+        EMOJI.search(f.value) for f in after.embeds[0].fields
+    ), "the board's text names its cards with their faces"
+    assert len(after.attachments) == 1  # the new picture replaced the old one
+
+
+async def test_a_player_can_turn_pictures_off(world, error_logs):
+    await settle(world)
+    await world.core.settings.set_player(world.alice.id, "pictures", "off")
+    board = await world.play(world.alice, "tomb")
+    await settle(world)
+    shown = world.message(board)
+    assert shown.attachments == [] and not shown.embeds[0].image.url
+    # The board is complete without them: every move still has its button.
+    assert world.moves(shown)
+
+
+async def test_a_server_can_turn_pictures_off(world, error_logs):
+    await settle(world)
+    await world.core.settings.change_guild(world.guild.id, pictures=False)
+    board = await world.play(world.bob, "clear")
+    await settle(world)
+    assert world.message(board).attachments == []
