@@ -336,6 +336,12 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
             ok = False
             for problem, n in target.problems.most_common():
                 print(f"{target.name}: ERROR {n} × {problem}")
+            for phase in [*target.phases, Phase("profiled", "mixed", 0, target.unreported, 0, 0)]:
+                found = answer_problems(phase.outcomes)
+                if found:
+                    where = f"{phase.name} {phase.game}"
+                    print(f"{target.name}:   in {where}: " + ", ".join(
+                        f"{n} × {problem}" for problem, n in found.most_common()))
             for line in target.log_errors[:5]:
                 print(f"{target.name}:   {line}")
         else:
