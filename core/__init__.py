@@ -6,7 +6,9 @@ One module per concern, each a small class over a shared :class:`~core.context.C
 - ``runs``: starting, reading and playing runs (act, undo, resign, abandon);
 - ``daily``: daily seeds, commitments, day numbers, the daily's window and runs;
 - ``rankings``: a day's leaderboards, a player's standing, stats and streaks;
-- ``settings``: per-server settings, player preferences and meta values.
+- ``settings``: per-server settings, player preferences and meta values;
+- ``challenges``: one fresh deal played by friends, compared on a card, closed at a deadline;
+- ``series``: Tomb of Four Kings runs back to back, their points added up.
 
 :class:`Core` opens a store and wires them together; the Discord adapter (``bot/``), the
 tests and the benchmarks all drive it the same way::
@@ -21,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from core.challenges import Challenges
 from core.clock import Clock, system_clock
 from core.context import Context, random_seed
 from core.daily import Daily, ranking_window
@@ -39,6 +42,7 @@ from core.errors import (
 from core.model import Run, RunKind, RunStatus
 from core.rankings import Rankings
 from core.runs import Runs
+from core.series import Series
 from core.settings import Settings
 from store import open_store
 from store.base import Store
@@ -61,6 +65,8 @@ class Core:
         self.daily = Daily(self.ctx, self.runs, daily_secret)
         self.settings = Settings(self.ctx)
         self.rankings = Rankings(self.ctx, self.daily)
+        self.challenges = Challenges(self.ctx, self.runs)
+        self.series = Series(self.ctx, self.runs)
 
     @classmethod
     async def open(

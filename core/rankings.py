@@ -23,7 +23,18 @@ from core.context import Context
 from core.daily import Daily, closes_at, day_number, opens_at
 from core.settings import GuildSettings
 from rules import GAMES
-from store.base import BoardFilter, BoardLine, DayMark, GameStats, Streak, Tx
+from store.base import (
+    BoardFilter,
+    BoardLine,
+    ChallengeStats,
+    DayMark,
+    GameStats,
+    SeriesBest,
+    Streak,
+    Tx,
+    WeekFilter,
+    WeekLine,
+)
 
 PAGE_SIZE = 10
 #: How many days of dailies ``/stats`` shows at a glance.
@@ -78,6 +89,16 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class ContestRecord:
+    """A player's challenges and series in one game (apart from :class:`GameRecord`, so a
+    backend without the challenge queries still answers the rest of ``/stats``)."""
+
+    game: str
+    challenges: ChallengeStats
+    series_best: list[SeriesBest]  # per series length, shortest first
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A player's record in one game."""
 
@@ -85,6 +106,29 @@ class GameRecord:
     current_streak: int
     longest_streak: int
     recent: list[tuple[str, DayMark | None]]  # the last RECENT_DAYS days, oldest first
+
+
+def week_of(day: str) -> tuple[str, str]:
+    """The Monday and the Sunday (UTC days) of the week holding ``day``."""
+    monday = date.fromisoformat(day) - timedelta(days=date.fromisoformat(day).weekday())
+    return monday.isoformat(), (monday + timedelta(days=6)).isoformat()
+
+
+@dataclass(frozen=True)
+class WeekBoard:
+    """A page of a week's board: each player's daily points added up, Monday to Sunday."""
+
+    game: str
+    variant: str
+    first: str  # the Monday
+    last: str  # the Sunday
+    guild_id: int | None
+    min_account_age: int
+    lines: list[WeekLine]
+    size: int
+    page: int
+    pages: int
+    own: WeekLine | None
 
 
 class Rankings:
@@ -171,6 +215,48 @@ class Rankings:
         keys = [check_game(game).key] if game is not None else list(GAMES)
         return [await self.record(user_id, key) for key in keys]
 
+    async def contests(self, user_id: int, game: str) -> ContestRecord:
+        """A player's challenges played and won, and best series total per length."""
+        engine = check_game(game)
+        challenges, best = await self._ctx.store.read(
+            _contests_tx, check_id(user_id, "user"), engine.key
+        )
+        return ContestRecord(engine.key, challenges, best)
+
+    async def week(
+        self,
+        game: str,
+        variant: str | None = None,
+        day: str | None = None,
+        *,
+        guild_id: int | None = None,
+        page: int = 0,
+        viewer_id: int | None = None,
+    ) -> WeekBoard:
+        """A page of the board of the Monday–Sunday UTC week holding ``day`` (default
+        today): each player's ranked daily points added up over its days.
+
+        A server's minimum account age applies as on the week's Monday: an account too new
+        then stays off the server's week board all week.
+        """
+        engine = check_game(game)
+        variant = check_variant(engine, variant)
+        first, last = week_of(self.resolve_day(day))
+        if guild_id is not None:
+            check_id(guild_id, "server")
+        page = max(0, int(page))
+        lines, size, own, age = await self._ctx.store.read(
+            _week_tx, engine.key, variant, first, last, guild_id, page, viewer_id
+        )
+        pages = max(1, -(-size // PAGE_SIZE))
+        if page >= pages:
+            page = pages - 1
+            lines, size, own, age = await self._ctx.store.read(
+                _week_tx, engine.key, variant, first, last, guild_id, page, viewer_id
+            )
+        return WeekBoard(engine.key, variant, first, last, guild_id, age, lines, size, page,
+                         pages, own)
+
     async def remember_name(self, user_id: int, name: str) -> None:
         """Keep the name a player is listed (and ordered) by on boards."""
         name = " ".join(name.split())[:64] or str(user_id)
@@ -225,6 +311,25 @@ def _record_tx(
     return tx.game_stats(user_id, game), tx.streaks(user_id, game), tx.daily_marks(
         user_id, game, since
     )
+
+
+def _contests_tx(tx: Tx, user_id: int, game: str) -> tuple[ChallengeStats, list[SeriesBest]]:
+    return tx.challenge_stats(user_id, game), tx.series_best(user_id, game)
+
+
+def _week_tx(
+    tx: Tx, game: str, variant: str, first: str, last: str, guild_id: int | None, page: int,
+    viewer_id: int | None,
+) -> tuple[list[WeekLine], int, WeekLine | None, int]:
+    age = 0
+    if guild_id is not None:
+        age = GuildSettings.parse(tx.guild_settings(guild_id)).min_account_age
+    where = WeekFilter(game, variant, first, last, guild_id, max_owner_id(first, age))
+    lines = tx.week_board(where, PAGE_SIZE, page * PAGE_SIZE)
+    own = None
+    if viewer_id is not None and all(line.owner_id != viewer_id for line in lines):
+        own = tx.week_line(where, viewer_id)
+    return lines, tx.week_board_size(where), own, age
 
 
 def _name_tx(tx: Tx, user_id: int, name: str, now: str) -> None:

@@ -153,6 +153,118 @@ class DayMark:
     score_text: str
 
 
+@dataclass(frozen=True)
+class NewChallenge:
+    """What inserting a challenge needs; the store adds the id (no card yet, not closed)."""
+
+    owner_id: int
+    opponent_id: int | None
+    guild_id: int | None
+    channel_id: int | None
+    game: str
+    variant: str
+    seed: int
+    created_at: str
+    deadline: str
+
+
+@dataclass(frozen=True)
+class ChallengeRow:
+    """One stored challenge."""
+
+    id: int
+    owner_id: int
+    opponent_id: int | None
+    guild_id: int | None
+    channel_id: int | None
+    message_id: int | None
+    game: str
+    variant: str
+    seed: int
+    created_at: str
+    deadline: str
+    closed_at: str | None
+
+
+@dataclass(frozen=True)
+class ChallengeEntry:
+    """One player's run of a challenge, as its card lists it."""
+
+    owner_id: int
+    name: str
+    run_id: int
+    status: str
+    outcome: str | None
+    score: list[int]
+    score_text: str
+    unfinished: bool
+
+
+@dataclass(frozen=True)
+class ChallengeStats:
+    """A player's challenges of one game: how many they played, and how many they won."""
+
+    played: int
+    won: int
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    """One stored series."""
+
+    id: int
+    owner_id: int
+    game: str
+    variant: str
+    length: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class SeriesEntry:
+    """One run of a series, in order."""
+
+    number: int
+    run_id: int
+    status: str
+    outcome: str | None
+    points: int
+    score_text: str
+
+
+@dataclass(frozen=True)
+class SeriesBest:
+    """A player's best total over their finished series of one length."""
+
+    length: int
+    best: int
+    played: int
+
+
+@dataclass(frozen=True)
+class WeekFilter:
+    """Which runs a week's board adds up: the ranked dailies of a game and variant from
+    ``first`` to ``last`` (days, inclusive), of one server or all (as :class:`BoardFilter`)."""
+
+    game: str
+    variant: str
+    first: str
+    last: str
+    guild_id: int | None = None
+    max_owner_id: int | None = None
+
+
+@dataclass(frozen=True)
+class WeekLine:
+    """One player's line on a week's board: their points added up over the days played."""
+
+    rank: int
+    owner_id: int
+    name: str
+    total: int
+    days: int
+
+
 class Tx(Protocol):
     """The named queries of one transaction (all synchronous: they run on the store's thread)."""
 
@@ -188,6 +300,32 @@ class Tx(Protocol):
         message_id: int | None, note: str | None, now: str,
     ) -> None: ...
     def post_status(self, guild_id: int, day: str) -> str | None: ...
+    # Challenges.
+    def insert_challenge(self, challenge: NewChallenge) -> int: ...
+    def challenge(self, challenge_id: int) -> ChallengeRow | None: ...
+    def set_challenge_card(self, challenge_id: int, channel_id: int, message_id: int) -> None: ...
+    def close_challenge(self, challenge_id: int, now: str) -> bool: ...
+    def due_challenges(self, now: str, limit: int) -> list[int]: ...
+    def open_challenges(self, user_id: int, limit: int) -> list[ChallengeRow]: ...
+    def insert_challenge_run(self, challenge_id: int, owner_id: int, run_id: int) -> None: ...
+    def challenge_run(self, challenge_id: int, owner_id: int) -> int | None: ...
+    def challenge_of_run(self, run_id: int) -> int | None: ...
+    def challenge_entries(self, challenge_id: int) -> list[ChallengeEntry]: ...
+    def mark_unfinished(self, challenge_id: int, owner_id: int) -> None: ...
+    def challenge_stats(self, owner_id: int, game: str) -> ChallengeStats: ...
+    # Series.
+    def insert_series(self, owner_id: int, game: str, variant: str, length: int,
+                      now: str) -> int: ...
+    def series(self, series_id: int) -> SeriesRow | None: ...
+    def open_series(self, owner_id: int, game: str) -> SeriesRow | None: ...
+    def insert_series_run(self, series_id: int, number: int, run_id: int) -> None: ...
+    def series_of_run(self, run_id: int) -> tuple[int, int] | None: ...
+    def series_entries(self, series_id: int) -> list[SeriesEntry]: ...
+    def series_best(self, owner_id: int, game: str) -> list[SeriesBest]: ...
+    # The week's board (daily points added up over a week).
+    def week_board(self, where: WeekFilter, limit: int, offset: int) -> list[WeekLine]: ...
+    def week_board_size(self, where: WeekFilter) -> int: ...
+    def week_line(self, where: WeekFilter, owner_id: int) -> WeekLine | None: ...
 
 
 class Store(Protocol):

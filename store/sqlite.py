@@ -25,13 +25,22 @@ import aiosqlite
 from store.base import (
     BoardFilter,
     BoardLine,
+    ChallengeEntry,
+    ChallengeRow,
+    ChallengeStats,
     Conflict,
     DayMark,
     GameStats,
+    NewChallenge,
     NewRun,
     RunChange,
     RunRow,
+    SeriesBest,
+    SeriesEntry,
+    SeriesRow,
     Streak,
+    WeekFilter,
+    WeekLine,
 )
 from store.migrations import folder, load_migrations
 
@@ -396,6 +405,158 @@ FINISH_POST = """
 SELECT_POST_STATUS = "SELECT status FROM daily_posts WHERE guild_id = :guild_id AND day = :day"
 
 
+# ----- challenges ---------------------------------------------------------------------------
+
+_CHALLENGE_COLUMNS = """
+    id, owner_id, opponent_id, guild_id, channel_id, message_id, game, variant, seed,
+    created_at, deadline, closed_at
+"""
+INSERT_CHALLENGE = """
+    INSERT INTO challenges (owner_id, opponent_id, guild_id, channel_id, game, variant, seed,
+                            created_at, deadline)
+    VALUES (:owner_id, :opponent_id, :guild_id, :channel_id, :game, :variant, :seed,
+            :created_at, :deadline)
+"""
+SELECT_CHALLENGE = f"SELECT {_CHALLENGE_COLUMNS} FROM challenges WHERE id = :id"
+SET_CHALLENGE_CARD = """
+    UPDATE challenges SET channel_id = :channel_id, message_id = :message_id WHERE id = :id
+"""
+CLOSE_CHALLENGE = "UPDATE challenges SET closed_at = :now WHERE id = :id AND closed_at IS NULL"
+SELECT_DUE_CHALLENGES = """
+    SELECT id FROM challenges WHERE closed_at IS NULL AND deadline <= :now
+    ORDER BY deadline, id LIMIT :limit
+"""
+# A player's open challenges: their own, those they play, and those naming them.
+SELECT_OPEN_CHALLENGES = f"""
+    SELECT {_CHALLENGE_COLUMNS} FROM challenges AS c
+    WHERE c.closed_at IS NULL AND (
+        c.owner_id = :user_id OR c.opponent_id = :user_id
+        OR EXISTS (SELECT 1 FROM challenge_runs AS cr
+                   WHERE cr.challenge_id = c.id AND cr.owner_id = :user_id))
+    ORDER BY c.deadline, c.id LIMIT :limit
+"""
+INSERT_CHALLENGE_RUN = """
+    INSERT INTO challenge_runs (challenge_id, owner_id, run_id)
+    VALUES (:challenge_id, :owner_id, :run_id)
+"""
+SELECT_CHALLENGE_RUN = """
+    SELECT run_id FROM challenge_runs WHERE challenge_id = :challenge_id AND owner_id = :owner_id
+"""
+SELECT_CHALLENGE_OF_RUN = "SELECT challenge_id FROM challenge_runs WHERE run_id = :run_id"
+# A card's lines: best score first, equal scores by name (never by time).
+SELECT_CHALLENGE_ENTRIES = """
+    SELECT cr.owner_id, coalesce(p.name, '') AS name, r.id AS run_id, r.status, r.outcome,
+           r.score, r.score_text, cr.unfinished
+    FROM challenge_runs AS cr
+    JOIN runs AS r ON r.id = cr.run_id
+    LEFT JOIN players AS p ON p.user_id = cr.owner_id
+    WHERE cr.challenge_id = :challenge_id
+    ORDER BY r.score_key DESC, lower(coalesce(p.name, '')), cr.owner_id
+"""
+MARK_UNFINISHED = """
+    UPDATE challenge_runs SET unfinished = 1
+    WHERE challenge_id = :challenge_id AND owner_id = :owner_id
+"""
+# Played: the player's finished challenge runs. Won: of a closed challenge with another
+# player in it, nobody scored higher (a shared first place is a win).
+SELECT_CHALLENGE_STATS = """
+    SELECT count(*) AS played,
+           coalesce(sum(CASE WHEN c.closed_at IS NOT NULL
+               AND EXISTS (SELECT 1 FROM challenge_runs AS o
+                           WHERE o.challenge_id = c.id AND o.owner_id <> cr.owner_id)
+               AND NOT EXISTS (SELECT 1 FROM challenge_runs AS o JOIN runs AS ro ON ro.id = o.run_id
+                               WHERE o.challenge_id = c.id AND ro.score_key > r.score_key)
+               THEN 1 ELSE 0 END), 0) AS won
+    FROM challenge_runs AS cr
+    JOIN challenges AS c ON c.id = cr.challenge_id
+    JOIN runs AS r ON r.id = cr.run_id
+    WHERE cr.owner_id = :owner_id AND c.game = :game AND r.status <> 'playing'
+"""
+
+# ----- series -------------------------------------------------------------------------------
+
+_SERIES_COLUMNS = "s.id, s.owner_id, s.game, s.variant, s.length, s.created_at"
+INSERT_SERIES = """
+    INSERT INTO series (owner_id, game, variant, length, created_at)
+    VALUES (:owner_id, :game, :variant, :length, :now)
+"""
+SELECT_SERIES = f"SELECT {_SERIES_COLUMNS} FROM series AS s WHERE s.id = :id"
+# The player's series still going: not all its runs dealt, or one still being played.
+SELECT_OPEN_SERIES = f"""
+    SELECT {_SERIES_COLUMNS} FROM series AS s
+    WHERE s.owner_id = :owner_id AND s.game = :game AND (
+        (SELECT count(*) FROM series_runs AS sr WHERE sr.series_id = s.id) < s.length
+        OR EXISTS (SELECT 1 FROM series_runs AS sr JOIN runs AS r ON r.id = sr.run_id
+                   WHERE sr.series_id = s.id AND r.status = 'playing'))
+    ORDER BY s.id DESC LIMIT 1
+"""
+INSERT_SERIES_RUN = """
+    INSERT INTO series_runs (series_id, number, run_id) VALUES (:series_id, :number, :run_id)
+"""
+SELECT_SERIES_OF_RUN = "SELECT series_id, number FROM series_runs WHERE run_id = :run_id"
+SELECT_SERIES_ENTRIES = """
+    SELECT sr.number, sr.run_id, r.status, r.outcome, r.points, r.score_text
+    FROM series_runs AS sr JOIN runs AS r ON r.id = sr.run_id
+    WHERE sr.series_id = :series_id ORDER BY sr.number
+"""
+# A run counts its points only if it ended with the player out alive (status 'over' and the
+# engine's score; a death or getting lost scores 0 already); a resigned run counts 0.
+SELECT_SERIES_BEST = """
+    SELECT s.length AS length, max(t.total) AS best, count(*) AS played
+    FROM series AS s JOIN (
+        SELECT sr.series_id,
+               sum(CASE WHEN r.status = 'over' THEN r.points ELSE 0 END) AS total,
+               count(*) AS dealt,
+               sum(CASE WHEN r.status = 'playing' THEN 1 ELSE 0 END) AS playing
+        FROM series_runs AS sr
+        JOIN series AS o ON o.id = sr.series_id
+        JOIN runs AS r ON r.id = sr.run_id
+        WHERE o.owner_id = :owner_id AND o.game = :game
+        GROUP BY sr.series_id
+    ) AS t ON t.series_id = s.id
+    WHERE t.dealt = s.length AND t.playing = 0
+    GROUP BY s.length ORDER BY s.length
+"""
+
+# ----- the week's board ---------------------------------------------------------------------
+
+
+def _week_queries(guild: bool, age: bool) -> tuple[str, str, str]:
+    """``(page, size, line)`` of a week's board in one scope: each player's points over the
+    week's ranked dailies, added up; equal totals share a rank and are listed by name."""
+    where = (
+        "r.kind = 'daily' AND r.ranked = 1 AND r.game = :game AND r.variant = :variant"
+        " AND r.day >= :first AND r.day <= :last"
+        + (" AND r.guild_id = :guild_id" if guild else "")
+        + (" AND r.owner_id <= :max_owner_id" if age else "")
+    )
+    ranked = f"""
+        WITH totals AS (
+            SELECT r.owner_id, sum(r.points) AS total, count(*) AS days
+            FROM runs AS r WHERE {where} GROUP BY r.owner_id
+        ),
+        ranked AS (
+            SELECT t.owner_id, coalesce(p.name, '') AS name, t.total, t.days,
+                   rank() OVER (ORDER BY t.total DESC) AS rank
+            FROM totals AS t LEFT JOIN players AS p ON p.user_id = t.owner_id
+        )
+    """
+    page = f"""{ranked}
+        SELECT rank, owner_id, name, total, days FROM ranked
+        ORDER BY rank, lower(name), owner_id LIMIT :limit OFFSET :offset
+    """
+    size = f"SELECT count(DISTINCT r.owner_id) FROM runs AS r WHERE {where}"
+    line = f"""{ranked}
+        SELECT rank, owner_id, name, total, days FROM ranked WHERE owner_id = :owner_id
+    """
+    return page, size, line
+
+
+WEEK_QUERIES = {
+    (guild, age): _week_queries(guild, age) for guild in (False, True) for age in (False, True)
+}
+
+
 def score_key(score: Sequence[int]) -> str:
     """Text that sorts like the score list (parts zero-padded): what leaderboards index."""
     return ".".join(f"{max(0, min(int(part), 999_999)):06d}" for part in score)
@@ -578,6 +739,137 @@ class SqliteTx:
         return None if row is None else row[0]
 
 
+    # ----- challenges -----------------------------------------------------------------------
+
+    def insert_challenge(self, challenge: NewChallenge) -> int:
+        params = {
+            "owner_id": challenge.owner_id, "opponent_id": challenge.opponent_id,
+            "guild_id": challenge.guild_id, "channel_id": challenge.channel_id,
+            "game": challenge.game, "variant": challenge.variant, "seed": str(challenge.seed),
+            "created_at": challenge.created_at, "deadline": challenge.deadline,
+        }
+        cursor = self.conn.execute(INSERT_CHALLENGE, params)
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def challenge(self, challenge_id: int) -> ChallengeRow | None:
+        row = self.conn.execute(SELECT_CHALLENGE, {"id": challenge_id}).fetchone()
+        return None if row is None else _challenge_row(row)
+
+    def set_challenge_card(self, challenge_id: int, channel_id: int, message_id: int) -> None:
+        self.conn.execute(SET_CHALLENGE_CARD, {
+            "id": challenge_id, "channel_id": channel_id, "message_id": message_id,
+        })
+
+    def close_challenge(self, challenge_id: int, now: str) -> bool:
+        return self.conn.execute(CLOSE_CHALLENGE, {"id": challenge_id, "now": now}).rowcount == 1
+
+    def due_challenges(self, now: str, limit: int) -> list[int]:
+        rows = self.conn.execute(SELECT_DUE_CHALLENGES, {"now": now, "limit": limit})
+        return [row[0] for row in rows]
+
+    def open_challenges(self, user_id: int, limit: int) -> list[ChallengeRow]:
+        rows = self.conn.execute(SELECT_OPEN_CHALLENGES, {"user_id": user_id, "limit": limit})
+        return [_challenge_row(row) for row in rows]
+
+    def insert_challenge_run(self, challenge_id: int, owner_id: int, run_id: int) -> None:
+        params = {"challenge_id": challenge_id, "owner_id": owner_id, "run_id": run_id}
+        try:
+            self.conn.execute(INSERT_CHALLENGE_RUN, params)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from None
+
+    def challenge_run(self, challenge_id: int, owner_id: int) -> int | None:
+        params = {"challenge_id": challenge_id, "owner_id": owner_id}
+        row = self.conn.execute(SELECT_CHALLENGE_RUN, params).fetchone()
+        return None if row is None else row[0]
+
+    def challenge_of_run(self, run_id: int) -> int | None:
+        row = self.conn.execute(SELECT_CHALLENGE_OF_RUN, {"run_id": run_id}).fetchone()
+        return None if row is None else row[0]
+
+    def challenge_entries(self, challenge_id: int) -> list[ChallengeEntry]:
+        rows = self.conn.execute(SELECT_CHALLENGE_ENTRIES, {"challenge_id": challenge_id})
+        return [
+            ChallengeEntry(
+                owner_id=row["owner_id"], name=row["name"], run_id=row["run_id"],
+                status=row["status"], outcome=row["outcome"], score=json.loads(row["score"]),
+                score_text=row["score_text"], unfinished=bool(row["unfinished"]),
+            )
+            for row in rows
+        ]
+
+    def mark_unfinished(self, challenge_id: int, owner_id: int) -> None:
+        self.conn.execute(MARK_UNFINISHED, {"challenge_id": challenge_id, "owner_id": owner_id})
+
+    def challenge_stats(self, owner_id: int, game: str) -> ChallengeStats:
+        row = self.conn.execute(
+            SELECT_CHALLENGE_STATS, {"owner_id": owner_id, "game": game}
+        ).fetchone()
+        return ChallengeStats(played=row["played"], won=row["won"])
+
+    # ----- series ---------------------------------------------------------------------------
+
+    def insert_series(self, owner_id: int, game: str, variant: str, length: int,
+                      now: str) -> int:
+        cursor = self.conn.execute(INSERT_SERIES, {
+            "owner_id": owner_id, "game": game, "variant": variant, "length": length,
+            "now": now,
+        })
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def series(self, series_id: int) -> SeriesRow | None:
+        row = self.conn.execute(SELECT_SERIES, {"id": series_id}).fetchone()
+        return None if row is None else _series_row(row)
+
+    def open_series(self, owner_id: int, game: str) -> SeriesRow | None:
+        row = self.conn.execute(
+            SELECT_OPEN_SERIES, {"owner_id": owner_id, "game": game}
+        ).fetchone()
+        return None if row is None else _series_row(row)
+
+    def insert_series_run(self, series_id: int, number: int, run_id: int) -> None:
+        params = {"series_id": series_id, "number": number, "run_id": run_id}
+        try:
+            self.conn.execute(INSERT_SERIES_RUN, params)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from None
+
+    def series_of_run(self, run_id: int) -> tuple[int, int] | None:
+        row = self.conn.execute(SELECT_SERIES_OF_RUN, {"run_id": run_id}).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def series_entries(self, series_id: int) -> list[SeriesEntry]:
+        rows = self.conn.execute(SELECT_SERIES_ENTRIES, {"series_id": series_id})
+        return [
+            SeriesEntry(number=row["number"], run_id=row["run_id"], status=row["status"],
+                        outcome=row["outcome"], points=row["points"],
+                        score_text=row["score_text"])
+            for row in rows
+        ]
+
+    def series_best(self, owner_id: int, game: str) -> list[SeriesBest]:
+        rows = self.conn.execute(SELECT_SERIES_BEST, {"owner_id": owner_id, "game": game})
+        return [SeriesBest(row["length"], row["best"], row["played"]) for row in rows]
+
+    # ----- the week's board -----------------------------------------------------------------
+
+    def week_board(self, where: WeekFilter, limit: int, offset: int) -> list[WeekLine]:
+        page, _, _ = _week_queries_of(where)
+        rows = self.conn.execute(page, {**_week_params(where), "limit": limit, "offset": offset})
+        return [_week_line(row) for row in rows]
+
+    def week_board_size(self, where: WeekFilter) -> int:
+        _, size, _ = _week_queries_of(where)
+        return int(self.conn.execute(size, _week_params(where)).fetchone()[0])
+
+    def week_line(self, where: WeekFilter, owner_id: int) -> WeekLine | None:
+        _, _, line = _week_queries_of(where)
+        row = self.conn.execute(line, {**_week_params(where), "owner_id": owner_id}).fetchone()
+        return None if row is None else _week_line(row)
+
+
 def _board_params(where: BoardFilter) -> dict[str, Any]:
     return {
         "game": where.game, "variant": where.variant, "day": where.day,
@@ -592,6 +884,37 @@ def _board_line(row: sqlite3.Row) -> BoardLine:
         outcome=row["outcome"],
     )
 
+
+def _challenge_row(row: sqlite3.Row) -> ChallengeRow:
+    return ChallengeRow(
+        id=row["id"], owner_id=row["owner_id"], opponent_id=row["opponent_id"],
+        guild_id=row["guild_id"], channel_id=row["channel_id"], message_id=row["message_id"],
+        game=row["game"], variant=row["variant"], seed=int(row["seed"]),
+        created_at=row["created_at"], deadline=row["deadline"], closed_at=row["closed_at"],
+    )
+
+
+def _series_row(row: sqlite3.Row) -> SeriesRow:
+    return SeriesRow(
+        id=row["id"], owner_id=row["owner_id"], game=row["game"], variant=row["variant"],
+        length=row["length"], created_at=row["created_at"],
+    )
+
+
+def _week_queries_of(where: WeekFilter) -> tuple[str, str, str]:
+    return WEEK_QUERIES[where.guild_id is not None, where.max_owner_id is not None]
+
+
+def _week_params(where: WeekFilter) -> dict[str, Any]:
+    return {
+        "game": where.game, "variant": where.variant, "first": where.first, "last": where.last,
+        "guild_id": where.guild_id, "max_owner_id": where.max_owner_id,
+    }
+
+
+def _week_line(row: sqlite3.Row) -> WeekLine:
+    return WeekLine(rank=row["rank"], owner_id=row["owner_id"], name=row["name"],
+                    total=row["total"], days=row["days"])
 
 def _run_row(row: sqlite3.Row) -> RunRow:
     return RunRow(
