@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     answered = sum(o.record.answered_at is not None for o in report.outcomes)
     print(f"{report.kills} SIGKILLs and restarts in {time.perf_counter() - started:.0f} s; "
           f"{len(report.outcomes)} interactions sent, {answered} answered, "
-          f"{report.promised} moves promised")
+          f"{report.promised} moves promised, {report.cut_off} cut off by a kill")
     print(f"database: integrity_check {report.database.integrity}; {report.database.runs} runs, "
           f"{report.database.moves} moves, every one replayed")
     print(f"boards from before the kills: {', '.join(report.old_boards)}")

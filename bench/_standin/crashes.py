@@ -37,6 +37,7 @@ class CrashReport:
     database: DatabaseCheck = field(default_factory=DatabaseCheck)
     problems: Counter[str] = field(default_factory=Counter)
     old_boards: list[str] = field(default_factory=list)  # what each kept board did at the end
+    cut_off: int = 0  # interactions a kill left unanswered (sent to a bot that then died)
     log_errors: list[str] = field(default_factory=list)
 
     @property
@@ -75,6 +76,8 @@ async def crash_test(folder: Path, *, players: int, kills: int, seed: int = 1,
             await bot.stop()
         report.outcomes += load.outcomes
         report.problems = _unexplained(report.outcomes, kill_times)
+        report.cut_off = sum(o.record.delivered and o.record.answered_at is None
+                             for o in report.outcomes)
         for outcome in report.outcomes:
             report.promised += outcome.promised is not None
     report.database = check_database(folder / "crash.sqlite3", report.outcomes)

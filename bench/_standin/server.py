@@ -98,6 +98,7 @@ class StandIn:
         self.token = token or f"standin.{secrets.token_hex(12)}"
         self.port = 0
         self.commands: dict[str, dict[str, Any]] = {}  # name -> the synced command
+        self.emojis: dict[str, dict[str, Any]] = {}  # the application's, by id
         self.messages: dict[int, dict[str, Any]] = {}
         self.interactions: dict[int, Interaction] = {}
         self.unexpected: list[str] = []  # REST routes the stand-in does not serve
@@ -289,6 +290,9 @@ class StandIn:
                 return _json(self._sync(await request.json()))
             if method == "GET":
                 return _json(list(self.commands.values()))
+        emoji = re.fullmatch(rf"/applications/{p.APPLICATION_ID}/emojis(?:/(\d+))?", path)
+        if emoji:
+            return await self._emoji(request, method, emoji[1])
         posted = re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", path)
         if posted and method in ("POST", "PATCH"):
             body = await _body(request)
@@ -301,6 +305,29 @@ class StandIn:
             return _error(404, 10008, "Unknown Message")
         self.unexpected.append(f"{method} {path}")
         return _error(404, 0, "404: Not Found")
+
+    async def _emoji(self, request: web.Request, method: str, emoji_id: str | None,
+                     ) -> web.Response:
+        """Application emojis: list, upload (the image is not kept), get, rename, delete."""
+        if emoji_id is None and method == "GET":
+            return _json({"items": list(self.emojis.values())})
+        if emoji_id is None and method == "POST":
+            body = await request.json()
+            if any(e["name"] == body.get("name") for e in self.emojis.values()):
+                return _error(400, 50035, "Invalid Form Body: name: already taken")
+            made = {"id": str(next(self._ids)), "name": body.get("name"), "roles": [],
+                    "user": p.BOT_USER, "require_colons": True, "managed": False,
+                    "animated": False, "available": True}
+            self.emojis[made["id"]] = made
+            return _json(made, status=201)
+        if emoji_id not in self.emojis:
+            return _error(404, 10014, "Unknown Emoji")
+        if method == "DELETE":
+            del self.emojis[emoji_id]
+            return web.Response(status=204)
+        if method == "PATCH":
+            self.emojis[emoji_id]["name"] = (await request.json()).get("name")
+        return _json(self.emojis[emoji_id])
 
     def _sync(self, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
         self.commands = {
