@@ -1,6 +1,5 @@
--- Dungeon Deck, schema version 4 (PostgreSQL): the board indexes carry the player, as in
--- migrations/sqlite/0004_board_owner.sql — a page's tie groups are joined to their names,
--- and a server's minimum account age checked, from the index alone.
+-- Dungeon Deck, schema version 4 (PostgreSQL): the board indexes carry the player, so that a
+-- page of a board is found from the index alone. Mirrors migrations/sqlite/0004_board_owner.sql.
 
 DROP INDEX runs_board;
 CREATE INDEX runs_board ON runs (game, variant, day, score_key DESC, owner_id)
