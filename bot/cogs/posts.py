@@ -3,9 +3,9 @@ the final top three of the day before, once.
 
 What is due and what it says is the core's (``core.posts``); this module sends it. A
 :class:`DailyPoster` does one pass with :meth:`DailyPoster.run_due` (``now`` passed in, so
-tests drive it with their own clock and never sleep); the cog's background task runs a pass
-right after the bot is ready (a post missed while the bot was down goes out then) and every
-minute after.
+tests drive it with their own clock and never sleep); the cog's ``discord.ext.tasks`` loop,
+started when the bot is ready, runs a pass at once (a post missed while the bot was down goes
+out then) and every minute after, with the core's clock.
 
 Per server, in one pass:
 
@@ -28,16 +28,14 @@ route by itself.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from core.daily import closes_at, next_deal_at
 from core.posts import POSTED, SKIPPED, DailyPost, Deal, Due, Podium, Posts, due_day
@@ -78,7 +76,8 @@ class PostResult:
 class Pacer:
     """A token bucket: ``burst`` waits return at once, then one every ``1/rate`` seconds.
 
-    Concurrent waiters each reserve the next free slot, so starts never bunch up.
+    Concurrent waiters each reserve the next free slot, so starts never bunch up. Time is
+    the event loop's (what ``asyncio.sleep`` counts in) unless ``clock`` is given.
     """
 
     def __init__(
@@ -86,7 +85,7 @@ class Pacer:
         rate: float,
         burst: int,
         *,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
     ) -> None:
         if rate <= 0 or burst < 1:
@@ -96,11 +95,12 @@ class Pacer:
         self._clock = clock
         self._sleep = sleep
         self._tokens = float(burst)
-        self._last = clock()
+        self._last: float | None = None
 
     async def wait(self) -> None:
-        now = self._clock()
-        self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate)
+        now = self._clock() if self._clock else asyncio.get_running_loop().time()
+        elapsed = 0.0 if self._last is None else max(0.0, now - self._last)
+        self._tokens = min(float(self.burst), self._tokens + elapsed * self.rate)
         self._last = now
         self._tokens -= 1.0
         if self._tokens < 0:
@@ -303,30 +303,24 @@ class DailyPosts(commands.Cog):
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
         self.poster = DailyPoster(bot, Posts(bot.core.ctx, bot.core.daily))
-        self._task: asyncio.Task[None] | None = None
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         # Started once the gateway has delivered the servers (so a missing one really is
         # gone), never awaited: start-up is not held up. on_ready comes again after a
-        # reconnect; one task is enough.
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="daily posts")
+        # reconnect; one loop is enough.
+        if not self.every_minute.is_running():
+            self.every_minute.start()
 
     async def cog_unload(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        self.every_minute.cancel()
 
-    async def _loop(self) -> None:
-        while not self.bot.is_closed():
-            try:
-                await self.poster.run_due(self.bot.core.ctx.clock())
-            except Exception:  # a failed pass (the database, say) must not end the task
-                log.exception("daily posts: the pass failed; trying again in %d s", INTERVAL)
-            await asyncio.sleep(INTERVAL)
+    @tasks.loop(seconds=INTERVAL)
+    async def every_minute(self) -> None:
+        try:
+            await self.poster.run_due(self.bot.core.ctx.clock())
+        except Exception:  # a failed pass (the database, say) must not end the loop
+            log.exception("daily posts: the pass failed; trying again in %d s", INTERVAL)
 
 
 async def setup(bot: DungeonBot) -> None:

@@ -160,6 +160,21 @@ async def test_a_missed_post_goes_out_once_after_a_restart_only_the_latest_day(
     assert len(posts_in(results)) == 2  # a second restart posts nothing again
 
 
+async def test_the_running_bot_posts_within_a_minute_of_01_00(world, clock, error_logs):
+    results = await set_results_channel(world)
+    await poster_of(world).run_due(clock())  # the 14th's post, sent at once
+    clock.now = datetime(2026, 12, 15, 0, 59, 30, tzinfo=UTC)
+    await world.env.advance_time(61)  # the background task's next pass: not due yet
+    assert len(posts_in(results)) == 1
+    clock.now = POST_TIME
+    await world.env.advance_time(61)
+    assert [m.embeds[0].title for m in posts_in(results)] == [
+        f"Daily #14 · {DAY}", f"Daily #15 · {NEXT}",
+    ]
+    await world.env.advance_time(61)
+    assert len(posts_in(results)) == 2
+
+
 async def test_a_vanished_channel_is_skipped_with_a_log_line_and_not_retried(
     world, clock, caplog, error_logs
 ):
@@ -180,13 +195,19 @@ async def test_a_vanished_channel_is_skipped_with_a_log_line_and_not_retried(
     assert not [r for r in world.env.http_requests if r.path.startswith("/channels/")]
 
 
-async def test_a_channel_discord_no_longer_knows_is_skipped(world, clock, error_logs):
+@pytest.mark.parametrize(("status", "code", "words"), [
+    (404, 10003, "Unknown Channel"), (403, 50001, "Missing Access"),
+])
+async def test_a_channel_discord_refuses_is_skipped(
+    world, clock, status, code, words, error_logs
+):
     results = await set_results_channel(world)
-    world.env.inject_error("POST", "/channels/*/messages", status=404, code=10003,
-                           message="Unknown Channel")
+    world.env.inject_error("POST", "/channels/*/messages", status=status, code=code,
+                           message=words)
     clock.now = POST_TIME
     (result,) = await poster_of(world).run_due(clock())
-    assert result.status == "skipped" and result.note.startswith("Discord answered 404 (10003")
+    assert result.status == "skipped"
+    assert result.note == f"Discord answered {status} ({code}: {words})"
     assert posts_in(results) == []
     assert await poster_of(world).run_due(clock()) == []
 
