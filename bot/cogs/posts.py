@@ -166,7 +166,7 @@ class DailyPoster:
     async def _post(self, due: Due, deals: list[Deal]) -> PostResult | None:
         guild = self.bot.get_guild(due.guild_id)
         if guild is not None and guild.unavailable:
-            log.info("daily post of %s: server %s is unavailable; trying again later",
+            log.debug("daily post of %s: server %s is unavailable; trying again later",
                      due.day, due.guild_id)
             return None
         if not await self.posts.claim(due.guild_id, due.day):

@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 import random
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import discord
 import pytest
 
-from bot.cogs.posts import DailyPosts, Pacer, post_embed
+from bot.cogs.posts import DailyPosts, Pacer, holds, post_embed
 from core.posts import DailyPost, Deal, Podium
 from rules import GAMES
 from store.base import BoardLine
@@ -280,3 +281,13 @@ def test_the_longest_post_fits_in_one_embed() -> None:
     for field in embed.fields[1:]:
         assert field.value.endswith(f"Seed `{2**64 - 1}` · 10000 ranked on this server")
         assert field.value.startswith("1. \\*\\_")
+
+
+def test_with_shards_each_process_posts_for_the_servers_it_holds() -> None:
+    ids = [(k << 22) | 5 for k in range(8)]  # shard k % 4 of 4
+    one = SimpleNamespace(shard_count=None, shard_id=None, shard_ids=None)
+    assert all(holds(one, guild_id) for guild_id in ids)
+    second = SimpleNamespace(shard_count=4, shard_id=1, shard_ids=None)
+    assert [holds(second, g) for g in ids] == [False, True, False, False] * 2
+    auto = SimpleNamespace(shard_count=4, shard_id=None, shard_ids=[0, 3])
+    assert [holds(auto, g) for g in ids] == [True, False, False, True] * 2
