@@ -20,7 +20,7 @@ The rules as this engine plays them (PySolFC's game 909; ``docs/games/clear.md``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, JOKERS, SUIT_NAMES, SUIT_SYMBOLS, display, show
 from rules.deal import CLEAR_DECK
@@ -179,6 +179,7 @@ class ClearTheDungeon(Game[ClearState]):
     variants = ("standard",)
     state_type = ClearState
     stat = (0, "monsters slain")
+    outcomes: ClassVar[dict[str, str]] = {"won": "win", "stuck": "loss"}
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> ClearState:
         cards, used = self.deal_order(seed, CLEAR_DECK, deck)

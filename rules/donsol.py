@@ -16,7 +16,7 @@ The rules as this engine plays them (``docs/games/donsol.md`` for players):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import display, display_long, name, show
 from rules.deal import DONSOL_DECK, Stream
@@ -131,6 +131,7 @@ class Donsol(Game[DonsolState]):
     variants = ("normal", "easy", "hard")
     state_type = DonsolState
     stat = (0, "cards")
+    outcomes: ClassVar[dict[str, str]] = {"won": "win", "dead": "loss"}
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> DonsolState:
         cards, used = self.deal_order(seed, DONSOL_DECK, deck)

@@ -43,6 +43,9 @@ class Game(ABC, Generic[S]):
     rules_version: ClassVar[int] = 1
     #: The part of the score that stats average, and what it counts: ``(index, unit)``.
     stat: ClassVar[tuple[int, str]] = (0, "points")
+    #: Every outcome word the game ends with, and what it is: ``win``, ``loss`` or ``out``
+    #: (ended alive without winning). Boards colour and head a finished run by it.
+    outcomes: ClassVar[dict[str, str]]
     state_type: ClassVar[type]
 
     @property

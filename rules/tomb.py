@@ -25,7 +25,7 @@ action is legal, at the end of a turn, or at the end of the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.cards import display, name, show
 from rules.deal import HIT_POINT_HEARTS, TOMB_DECK, shuffled
@@ -530,6 +530,9 @@ class Tomb(Game[TombState]):
     variants = ("standard",)
     state_type = TombState
     stat = (1, "points")
+    outcomes: ClassVar[dict[str, str]] = {
+        "won": "win", "escaped": "out", "dead": "loss", "lost_in_dark": "loss"
+    }
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> TombState:
         if deck is None:

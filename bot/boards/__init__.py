@@ -10,7 +10,8 @@ its own controls in row 4::
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -23,12 +24,22 @@ from rules import GAMES
 #: A game's renderer: its fields and buttons, added to the shared frame.
 Renderer = Callable[[dict[str, Any], list[str], discord.Embed], Board]
 
-#: The renderer for each game key (the view's ``game``).
-RENDERERS: dict[str, Renderer] = {
-    "donsol": donsol.render,
-    "tomb": tomb.render,
-    "clear": clear.render,
+
+@dataclass(frozen=True)
+class GameBoard:
+    """What a game's board module provides: its renderer and its outcome headings."""
+
+    render: Renderer
+    headings: Mapping[str, str]
+
+
+#: The board of each game key (the view's ``game``): the one registry line per game here.
+BOARDS: dict[str, GameBoard] = {
+    "donsol": GameBoard(donsol.render, donsol.HEADINGS),
+    "tomb": GameBoard(tomb.render, tomb.HEADINGS),
+    "clear": GameBoard(clear.render, clear.HEADINGS),
 }
+RENDERERS: dict[str, Renderer] = {key: board.render for key, board in BOARDS.items()}
 
 
 def render_board(
@@ -49,12 +60,13 @@ def render_board(
     Raises ``ValueError`` for a game without a board.
     """
     try:
-        renderer = RENDERERS[view["game"]]
+        board = BOARDS[view["game"]]
     except KeyError:
         raise ValueError(f"no board for game {view.get('game')!r}") from None
     title = GAMES[view["game"]].title
-    embed = frame(view, title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice)
-    return renderer(view, list(actions), embed)
+    embed = frame(view, title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice,
+                  headings=board.headings)
+    return board.render(view, list(actions), embed)
 
 
-__all__ = ["RENDERERS", "RULEBOOK", "Board", "ButtonSpec", "render_board"]
+__all__ = ["BOARDS", "RENDERERS", "RULEBOOK", "Board", "ButtonSpec", "GameBoard", "render_board"]

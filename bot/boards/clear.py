@@ -34,6 +34,10 @@ _TO_RESERVE = discord.ButtonStyle.secondary
 _CLOSED = discord.ButtonStyle.secondary
 
 
+#: How each of the game's outcome words reads at the top of a finished board.
+HEADINGS: dict[str, str] = {"won": "🏆 Victory", "stuck": "🧱 Stuck"}
+
+
 def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
     """The Clear the Dungeon board for ``view``, its moves laid out as a grid."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.

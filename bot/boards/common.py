@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from core.daily import day_number
+from rules import GAMES
 from rules.cards import display
 from rules.words import bar, plural, scaled_bar  # noqa: F401 (the boards import them from here)
 
@@ -71,34 +72,33 @@ COLOUR_LOST = discord.Colour.red()
 # It gets its own colour so that a player sees at once that the run counted.
 COLOUR_OUT_ALIVE = discord.Colour.gold()
 
-#: How each outcome word of engine.md reads at the top of a finished board.
-OUTCOME_HEADINGS: dict[str, str] = {
-    "won": "🏆 Victory",
-    "dead": "💀 Dead",
-    "escaped": "🚪 Out alive",
-    "lost_in_dark": "🌑 Lost in the dark",
-    "stuck": "🧱 Stuck",
-}
-LOST_OUTCOMES = frozenset({"dead", "lost_in_dark", "stuck"})
+#: How a finished run's kind of end reads at the top of its board, unless the game's board
+#: module names its own outcome words (``HEADINGS``).
+HEADINGS_BY_KIND: dict[str, str] = {"win": "🏆 Victory", "loss": "💀 Defeat", "out": "🚪 Out alive"}
 
 
 def colour(view: dict[str, Any]) -> discord.Colour:
-    """Blurple while playing, green for a win, red for a loss, gold for Tomb's way out."""
+    """Blurple while playing, green for a win, red for a loss, gold for ending alive."""
     if not view["over"]:
         return COLOUR_PLAYING
     if view["won"]:
         return COLOUR_WON
-    if view["outcome"] in LOST_OUTCOMES:
+    if GAMES[view["game"]].outcomes.get(view["outcome"] or "") == "loss":
         return COLOUR_LOST
     return COLOUR_OUT_ALIVE
 
 
-def outcome_heading(view: dict[str, Any]) -> str:
-    """The finished board's headline: the outcome in words (a win beats the outcome word)."""
-    if view["won"]:
-        return OUTCOME_HEADINGS["won"]
-    outcome = view["outcome"] or ""
-    return OUTCOME_HEADINGS.get(outcome, outcome.replace("_", " ").capitalize() or "Game over")
+def outcome_heading(view: dict[str, Any], headings: Mapping[str, str] | None = None) -> str:
+    """The finished board's headline: the game's heading for its outcome word, else the
+    heading of that kind of end (a win beats the outcome word)."""
+    engine = GAMES[view["game"]]
+    outcome = "won" if view["won"] else view["outcome"] or ""
+    if headings and outcome in headings:
+        return headings[outcome]
+    kind = engine.outcomes.get(outcome)
+    if kind is not None:
+        return HEADINGS_BY_KIND[kind]
+    return outcome.replace("_", " ").capitalize() or "Game over"
 
 
 # ----- text helpers ----------------------------------------------------------------------
@@ -157,6 +157,7 @@ def frame(
     day: str | None,
     owner: str | None,
     notice: str | None,
+    headings: Mapping[str, str] | None = None,
 ) -> discord.Embed:
     """The embed every game starts from: title, colour, description and footer.
 
@@ -167,7 +168,8 @@ def frame(
     if notice:
         parts.append(f"*{clip(notice, NOTICE_MAX)}*")
     if view["over"]:
-        parts.append(f"**{outcome_heading(view)}**\nFinal score: **{view['score_text']}**")
+        heading = outcome_heading(view, headings)
+        parts.append(f"**{heading}**\nFinal score: **{view['score_text']}**")
     events = view.get("events") or []
     if events:
         parts.append(events_text(events))

@@ -30,6 +30,10 @@ _STYLE = {
 }
 
 
+#: How each of the game's outcome words reads at the top of a finished board.
+HEADINGS: dict[str, str] = {"won": "🏆 Victory", "dead": "💀 Dead"}
+
+
 def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
     """The Donsol board for ``view`` with a button per legal action (``actions``)."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.

@@ -29,6 +29,13 @@ _HELP = discord.ButtonStyle.success
 _COST = discord.ButtonStyle.danger
 
 
+#: How each of the game's outcome words reads at the top of a finished board.
+HEADINGS: dict[str, str] = {
+    "won": "🏆 Victory", "escaped": "🚪 Out alive", "dead": "💀 Dead",
+    "lost_in_dark": "🌑 Lost in the dark",
+}
+
+
 def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
     """The Tomb board for ``view`` with a button per legal action (``actions``)."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bot.boards import BOARDS
 from bot.boards.common import outcome_heading
 from rules import GAMES
 
@@ -24,7 +25,7 @@ async def test_a_whole_run_by_clicking_ends_on_the_final_board(world, error_logs
     assert run.status == "over"
     assert final.id == board.id, "every click edited the board in place"
     text = world.description(final)
-    assert outcome_heading(run.table) in text
+    assert outcome_heading(run.table, BOARDS[run.game].headings) in text
     assert run.table["score_text"] in text
     assert [b["label"] for b in world.buttons(final)] == ["Play again"]
     assert len(await world.core.runs.moves(run.id)) == run.moves > 0
