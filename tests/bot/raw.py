@@ -2,7 +2,8 @@
 recorded by a fake transport. simcord refuses overlapping clicks; this harness delivers two at
 once, for races, and clicks custom ids no honest client would send, for forgeries.
 
-discord.py has two outbound seams and one inbound one (discord.py 2.7: ``http.py``, ``webhook/async_.py``, ``state.py``):
+discord.py has two outbound seams and one inbound one (its ``http.py``, ``webhook/async_.py``
+and ``state.py``):
 REST goes through ``bot.http.request`` (login, command sync), interaction responses through
 the ``AsyncWebhookAdapter`` found in the ``async_context`` ContextVar, and gateway events enter
 through ``bot._connection.parsers``. Nothing leaves the process.
