@@ -33,6 +33,7 @@ EXTENSIONS = (
     "bot.cogs.play", "bot.cogs.daily", "bot.cogs.boards", "bot.cogs.info",
     "bot.cogs.settings",
     "bot.cogs.posts",
+    "bot.cogs.challenges", "bot.cogs.series",
 )
 
 SCOPES = ("bot", "applications.commands")

@@ -12,7 +12,7 @@ from bot.boards.common import clip
 from bot.buttons import ButtonRows, button, make_id
 from core.daily import closes_at, day_number, next_deal_at
 from core.model import Run
-from core.rankings import GameRecord, Leaderboard, Standing
+from core.rankings import ContestRecord, GameRecord, Leaderboard, Standing
 from rules import GAMES
 from store.base import BoardLine
 
@@ -103,8 +103,24 @@ def mark(record_mark: Any) -> str:
     return MARKS["alive"] if record_mark.outcome == "escaped" else MARKS["lost"]
 
 
-def stats(name: str, records: list[GameRecord]) -> discord.Embed:
-    """A player's record per game: runs, wins, best and average, streaks, the last 14 days."""
+def contest_lines(contests: ContestRecord | None) -> list[str]:
+    """Challenges played and won, and the best series total per length (when there are any)."""
+    if contests is None:
+        return []
+    lines = []
+    played, won = contests.challenges.played, contests.challenges.won
+    if played:
+        lines.append(f"Challenges: played **{played}** · won **{won}**")
+    if contests.series_best:
+        best = " · ".join(f"{b.length} runs **{b.best}**" for b in contests.series_best)
+        lines.append(f"Best series: {best}")
+    return lines
+
+
+def stats(name: str, records: list[GameRecord],
+          contests: dict[str, ContestRecord] | None = None) -> discord.Embed:
+    """A player's record per game: runs, wins, best and average, streaks, the last 14 days,
+    and (``contests``, by game) challenges played and won and the best series totals."""
     embed = discord.Embed(title=clip(f"{name}'s record", 256), colour=COLOUR)
     for record in records:
         s = record.stats
@@ -122,6 +138,7 @@ def stats(name: str, records: list[GameRecord]) -> discord.Embed:
         ]
         if s.hinted:
             lines.append(f"Runs with hints: {s.hinted}")
+        lines += contest_lines((contests or {}).get(s.game))
         embed.add_field(name=engine.title, value="\n".join(lines), inline=False)
     embed.set_footer(text="🟩 won · 🟨 out alive · 🟥 lost · ⬜ resigned · ⬛ not played")
     return embed

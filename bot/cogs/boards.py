@@ -131,10 +131,14 @@ class Boards(commands.Cog):
             if game is not None:
                 check_game(game)
             records = await self.bot.core.rankings.records(who.id, game)
+            contests = {
+                r.stats.game: await self.bot.core.rankings.contests(who.id, r.stats.game)
+                for r in records
+            }
         except Refusal as exc:
             await replies.notice(interaction, str(exc))
             return
-        embed = standings.stats(who.display_name, records)
+        embed = standings.stats(who.display_name, records, contests)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

@@ -21,6 +21,7 @@ error id by the router's guard.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -56,6 +57,14 @@ class Play(commands.Cog):
 
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
+        #: What other features add to a board of their kind of run before it is sent,
+        #: ``await extra(run, screen)`` (a challenge's deadline, a series' total), and what
+        #: they do once a click has finished such a run, ``await hook(interaction, run)``.
+        #: Registered by their cogs.
+        self.board_extras: dict[RunKind, Callable[[Run, screens.Screen], Awaitable[None]]] = {}
+        self.finish_hooks: dict[
+            RunKind, Callable[[discord.Interaction[Any], Run], Awaitable[None]]
+        ] = {}
 
     @property
     def core(self) -> Core:
@@ -197,10 +206,12 @@ class Play(commands.Cog):
                 interaction, screen, edit=False, ephemeral=_is_ephemeral(interaction)
             )
         elif verb == "show":
-            # A daily's cards never go to a channel: its board comes back privately.
+            # A daily's or a challenge's cards never go to a channel: the board comes back
+            # privately.
             screen = screens.board(run, owner=_name(interaction), standing=await self.standing(run))
+            private = run.kind in (RunKind.DAILY, RunKind.CHALLENGE)
             await self.present(interaction, screen, edit=False,
-                               ephemeral=click.arg == "p" or run.kind is RunKind.DAILY)
+                               ephemeral=click.arg == "p" or private)
         else:  # pragma: no cover - CONTROLS and this chain are kept in step
             raise RuntimeError(f"no handler for control {verb!r}")
 
@@ -253,6 +264,8 @@ class Play(commands.Cog):
         """Answer with ``screen``: edit the clicked message, or send a new one. Card faces go
         on it when synced; its table picture follows once drawn (``bot.faces``)."""
         run = screen.run
+        if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
+            await extra(run, screen)
         picture = (
             self.bot.pictures and run is not None
             and await self.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
@@ -286,6 +299,9 @@ class Play(commands.Cog):
             metrics.run_finished(run.game, run.kind.value)
         if run.kind is RunKind.DAILY and run.over:
             await results.announce(self.bot, interaction, run)
+        hook = self.finish_hooks.get(run.kind)
+        if run.over and hook is not None:
+            await hook(interaction, run)
 
 
 def not_yours(run: Run) -> str:

@@ -1,0 +1,276 @@
+"""/challenge and /challenges: one fresh deal for friends, compared on a public card.
+
+- ``/challenge`` posts the card in the channel (the command's public response) and starts the
+  challenger's own run at once: their board comes as a private follow-up, so the challenger
+  plays too without another click. The card's "Accept" gives anyone else (or only the named
+  opponent) their own private run of exactly that deal; the challenger clicking it gets their
+  board back. "Close" is for the challenger only.
+- The card is edited (through the bot's REST, by the card's stored channel and message ids)
+  whenever a player accepts or finishes, and when the challenge closes; a card that was
+  deleted is left alone with a log line.
+- A background task closes challenges whose deadline passed: once when the bot is ready (so
+  a deadline that passed during a restart closes the card when it comes back) and every
+  :data:`INTERVAL` seconds after.
+- ``/challenges`` lists the caller's open challenges with a button for their board (or
+  Accept, for one naming them) and a link to the card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import challenge_screens as views
+from bot import replies, screens
+from bot.buttons import GARBLED, Click
+from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from bot.cogs.daily import player_name
+from core import Refusal, Run, RunKind
+from core.challenges import Card, ChallengeClosed
+from core.checks import check_game, check_variant
+
+if TYPE_CHECKING:
+    from bot.client import DungeonBot
+    from bot.cogs.play import Play
+
+log = logging.getLogger(__name__)
+
+#: Seconds between passes of the closing task.
+INTERVAL = 30
+YOUR_RUN = ("Your run of the challenge: the same deal everyone who accepts gets. Only you see "
+            "this board.")
+ACCEPTED = "Challenge accepted: the same deal as everyone else. Only you see this board."
+ALREADY = "You are in this challenge already: here is your run."
+NO_BOTS = "Bots do not take up challenges: name a player, or leave the opponent out."
+
+
+class Challenges(commands.Cog):
+    """Challenge cards, accepting and closing them, and the closing task."""
+
+    def __init__(self, bot: DungeonBot) -> None:
+        self.bot = bot
+        self._task: asyncio.Task[None] | None = None
+        self._pass = asyncio.Lock()
+
+    @property
+    def play(self) -> Play:
+        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        assert play is not None, "the play cog is loaded first (EXTENSIONS)"
+        return play
+
+    async def cog_load(self) -> None:
+        self.bot.clicks.register(views.CHALLENGE, self.on_click)
+        self.play.board_extras[RunKind.CHALLENGE] = self.dress
+        self.play.finish_hooks[RunKind.CHALLENGE] = self.on_finished
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unregister(views.CHALLENGE)
+        play = self.bot.get_cog("Play")
+        if play is not None:
+            self.play.board_extras.pop(RunKind.CHALLENGE, None)
+            self.play.finish_hooks.pop(RunKind.CHALLENGE, None)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # Once the gateway is up (cards can be edited); on_ready comes again after a
+        # reconnect, and one task is enough.
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._loop(), name="closing challenges"
+            )
+
+    async def _loop(self) -> None:
+        while not self.bot.is_closed():
+            try:
+                await self.close_due()
+            except Exception:  # a failed pass (the database, say) must not end the task
+                log.exception("challenges: the closing pass failed; trying again in %d s",
+                              INTERVAL)
+            await asyncio.sleep(INTERVAL)
+
+    async def close_due(self) -> int:
+        """Close the challenges whose deadline has passed and edit their cards; how many."""
+        async with self._pass:
+            cards = await self.bot.core.challenges.close_due()
+            for card in cards:
+                log.info("challenge %s closed at its deadline (%d players)",
+                         card.challenge.id, len(card.lines))
+                await self.refresh(card)
+            return len(cards)
+
+    # ----- commands --------------------------------------------------------------------------
+
+    @app_commands.command(name="challenge")
+    @app_commands.describe(
+        game="The game to challenge your friends to",
+        variant="A variant of that game (its default when left out)",
+        opponent="Only this player may accept (default: anyone)",
+        hours="How long the challenge stays open, 1 to 72 hours (default 24)",
+    )
+    @app_commands.choices(game=GAME_CHOICES, variant=VARIANT_CHOICES)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        variant: str | None = None,
+        opponent: discord.User | None = None,
+        hours: app_commands.Range[int, 1, 72] = 24,
+    ) -> None:
+        """Deal a fresh deal for friends to race on: same cards, one run each, best score wins."""
+        core = self.bot.core
+        user = interaction.user
+        try:
+            engine = check_game(game)
+            variant = check_variant(engine, variant)
+            if opponent is not None and getattr(opponent, "bot", False):
+                raise Refusal(NO_BOTS)
+            await core.rankings.remember_name(user.id, player_name(user))
+            challenge, run = await core.challenges.create(
+                user.id, engine.key, variant,
+                opponent_id=opponent.id if opponent is not None else None, hours=hours,
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+            )
+        except Refusal as exc:
+            log.info("refused: /challenge from user %s: %s", user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        log.info("challenge %s: %s (%s) by user %s, opponent %s, run %s", challenge.id,
+                 challenge.game, challenge.variant, user.id,
+                 opponent.id if opponent else None, run.id)
+        card = await core.challenges.card(challenge.id)
+        embed, rows = views.card(card)
+        callback = await interaction.response.send_message(
+            embed=embed, view=rows, allowed_mentions=replies.NO_MENTIONS
+        )
+        message_id = getattr(callback.resource, "id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        if interaction.channel_id is not None:
+            await core.challenges.set_card(challenge.id, interaction.channel_id, message_id)
+        screen = screens.board(run, owner=user.display_name, notice=YOUR_RUN)
+        await self.dress(run, screen)
+        await interaction.followup.send(ephemeral=True, **screen.kwargs())
+
+    @app_commands.command(name="challenges")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def challenges(self, interaction: discord.Interaction[Any]) -> None:
+        """Your open challenges, each with a button to bring back your board or accept it."""
+        found = await self.bot.core.challenges.open_for(interaction.user.id)
+        text, rows = views.open_list(found)
+        kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=replies.NO_MENTIONS, **kwargs
+        )
+
+    # ----- clicks ----------------------------------------------------------------------------
+
+    async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """``dd.ch:acc:<challenge id>`` (Accept) and ``dd.ch:close:<challenge id>`` (Close)."""
+        parts = click.parts
+        if not (len(parts) == 2 and parts[0] in ("acc", "close") and parts[1].isdigit()
+                and len(parts[1]) <= 19):
+            log.info("refused: garbled challenge id %r from user %s", click.custom_id,
+                     interaction.user.id)
+            await replies.notice(interaction, GARBLED)
+            return
+        verb, challenge_id = parts[0], int(parts[1])
+        if verb == "acc":
+            await self._accept(interaction, challenge_id)
+        else:
+            await self._close(interaction, challenge_id)
+
+    async def _accept(self, interaction: discord.Interaction[Any], challenge_id: int) -> None:
+        core = self.bot.core
+        user = interaction.user
+        try:
+            await core.rankings.remember_name(user.id, player_name(user))
+            accepted = await core.challenges.accept(
+                challenge_id, user.id, guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+            )
+        except ChallengeClosed as exc:
+            log.info("refused: late accept of challenge %s by user %s", challenge_id, user.id)
+            await replies.notice(interaction, str(exc))
+            await self.close_due()  # its deadline passed: close it now rather than in 30 s
+            return
+        except Refusal as exc:
+            log.info("refused: accept of challenge %s by user %s: %s", challenge_id, user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        run = accepted.run
+        if accepted.created:
+            log.info("challenge %s: accepted by user %s, run %s", challenge_id, user.id, run.id)
+        notice = ACCEPTED if accepted.created else ALREADY
+        screen = screens.board(run, owner=user.display_name, notice=notice)
+        await self.play.present(interaction, screen, edit=False, ephemeral=True)
+        if accepted.created:
+            await self.refresh(await core.challenges.card(challenge_id))
+
+    async def _close(self, interaction: discord.Interaction[Any], challenge_id: int) -> None:
+        try:
+            card, closed = await self.bot.core.challenges.close(challenge_id, interaction.user.id)
+        except Refusal as exc:
+            log.info("refused: close of challenge %s by user %s: %s", challenge_id,
+                     interaction.user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        if closed:
+            log.info("challenge %s closed by its challenger", challenge_id)
+        message = interaction.message
+        if message is not None and message.id == card.challenge.message_id:
+            embed, rows = views.card(card)
+            await interaction.response.edit_message(**views.kwargs(embed, rows))
+        else:
+            await replies.notice(interaction, f"Challenge #{challenge_id} is closed.")
+            await self.refresh(card)
+
+    # ----- what runs of a challenge add -------------------------------------------------------
+
+    async def dress(self, run: Run, screen: screens.Screen) -> None:
+        """A challenge run's board names its challenge and when it closes."""
+        core = self.bot.core
+        challenge_id = await core.challenges.of_run(run.id)
+        if challenge_id is not None:
+            views.challenge_field(screen.embed, await core.challenges.get(challenge_id))
+
+    async def on_finished(self, interaction: discord.Interaction[Any], run: Run) -> None:
+        """A click finished a challenge run: its card shows the new order."""
+        challenge_id = await self.bot.core.challenges.of_run(run.id)
+        if challenge_id is not None:
+            await self.refresh(await self.bot.core.challenges.card(challenge_id))
+
+    async def refresh(self, card: Card) -> None:
+        """Edit the challenge's card to show ``card``; a deleted card is left alone."""
+        c = card.challenge
+        if c.channel_id is None or c.message_id is None:
+            return
+        embed, rows = views.card(card)
+        message = self.bot.get_partial_messageable(
+            c.channel_id, guild_id=c.guild_id
+        ).get_partial_message(c.message_id)
+        try:
+            await message.edit(**views.kwargs(embed, rows))
+        except discord.NotFound:
+            log.info("challenge %s: its card (message %s) is gone; not updated", c.id,
+                     c.message_id)
+        except discord.HTTPException as exc:
+            log.warning("challenge %s: could not update its card (message %s): %s", c.id,
+                        c.message_id, exc)
+
+
+async def setup(bot: DungeonBot) -> None:
+    await bot.add_cog(Challenges(bot))

@@ -1,0 +1,139 @@
+"""/series: Tomb of Four Kings runs back to back, their points added up.
+
+Each run's board shows which run of the series it is and the running total; between runs a
+"Next run" button (``dd.se:next:<series id>:<run number>``) turns the finished board into the
+next run's, and after the last run the board lists every run's score and the total, with a
+"New series" button (``dd.se:new:<length>``). ``/series`` while a series is going brings it
+back at its current run. Boards are shown in the channel like ``/play`` (``private`` keeps
+them to the player).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import challenge_screens as views
+from bot import replies, screens
+from bot.buttons import GARBLED, Click
+from bot.cogs.play import not_yours
+from core import NotYourRun, Refusal, Run, RunKind
+from core.series import LENGTHS
+
+if TYPE_CHECKING:
+    from bot.client import DungeonBot
+    from bot.cogs.play import Play
+
+log = logging.getLogger(__name__)
+
+LENGTH_CHOICES = [app_commands.Choice(name=f"{n} runs", value=n) for n in LENGTHS]
+NEW_SERIES = ("A series of {length}: Tomb runs back to back, each on a new deal. Get out alive: "
+              "a death scores 0.")
+GOING = "Your series is still going: here is its current run."
+
+
+class Series(commands.Cog):
+    """Series of Tomb runs."""
+
+    def __init__(self, bot: DungeonBot) -> None:
+        self.bot = bot
+
+    @property
+    def play(self) -> Play:
+        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        assert play is not None, "the play cog is loaded first (EXTENSIONS)"
+        return play
+
+    async def cog_load(self) -> None:
+        self.bot.clicks.register(views.SERIES, self.on_click)
+        self.play.board_extras[RunKind.SERIES] = self.dress
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unregister(views.SERIES)
+        if self.bot.get_cog("Play") is not None:
+            self.play.board_extras.pop(RunKind.SERIES, None)
+
+    @app_commands.command(name="series")
+    @app_commands.describe(
+        length="How many Tomb of Four Kings runs, back to back",
+        private="Show the boards only to you (default: everyone in the channel sees them)",
+    )
+    @app_commands.choices(length=LENGTH_CHOICES)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def series(
+        self, interaction: discord.Interaction[Any], length: int, private: bool = False
+    ) -> None:
+        """Play Tomb of Four Kings runs back to back and add up their points."""
+        try:
+            started = await self.bot.core.series.start(
+                interaction.user.id, length, guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+            )
+        except Refusal as exc:
+            log.info("refused: /series from user %s: %s", interaction.user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        if started.created:
+            log.info("series %s: %d runs started by user %s (run %s)", started.series.id,
+                     length, interaction.user.id, started.run.id)
+        notice = NEW_SERIES.format(length=started.series.length) if started.created else GOING
+        screen = screens.board(started.run, owner=interaction.user.display_name, notice=notice)
+        await self.play.present(interaction, screen, edit=False, ephemeral=private)
+
+    async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        parts = click.parts
+        digits = all(p.isdigit() and len(p) <= 19 for p in parts[1:])
+        if parts and parts[0] == "next" and len(parts) == 3 and digits:
+            await self._next(interaction, int(parts[1]), int(parts[2]))
+        elif parts and parts[0] == "new" and len(parts) == 2 and digits:
+            await self._new(interaction, int(parts[1]))
+        else:
+            log.info("refused: garbled series id %r from user %s", click.custom_id,
+                     interaction.user.id)
+            await replies.notice(interaction, GARBLED)
+
+    async def _next(self, interaction: discord.Interaction[Any], series_id: int,
+                    after: int) -> None:
+        try:
+            _, run = await self.bot.core.series.next(series_id, interaction.user.id, after)
+        except NotYourRun as exc:
+            await replies.notice(interaction, not_yours(exc.run))
+            return
+        except Refusal as exc:
+            log.info("refused: next run of series %s by user %s: %s", series_id,
+                     interaction.user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        screen = screens.board(run, owner=interaction.user.display_name)
+        await self.play.present(interaction, screen, edit=True)
+
+    async def _new(self, interaction: discord.Interaction[Any], length: int) -> None:
+        try:
+            started = await self.bot.core.series.start(
+                interaction.user.id, length, guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+            )
+        except Refusal as exc:
+            await replies.notice(interaction, str(exc))
+            return
+        notice = NEW_SERIES.format(length=started.series.length) if started.created else GOING
+        screen = screens.board(started.run, owner=interaction.user.display_name, notice=notice)
+        message = interaction.message
+        private = bool(message is not None and message.flags.ephemeral)
+        await self.play.present(interaction, screen, edit=False, ephemeral=private)
+
+    async def dress(self, run: Run, screen: screens.Screen) -> None:
+        """A series run's board: its place in the series, the total, and Next run."""
+        series = await self.bot.core.series.of_run(run.id)
+        if series is not None:
+            views.series_field(screen.embed, series, run)
+            views.series_buttons(screen.buttons, series, run)
+
+
+async def setup(bot: DungeonBot) -> None:
+    await bot.add_cog(Series(bot))

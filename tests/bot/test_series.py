@@ -1,0 +1,67 @@
+"""Series through discord.py (simcord): /series deals Tomb runs back to back, each board
+shows which run it is and the running total, "Next run" between runs, the total with each
+run's score after the last; /stats shows the best total."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.bot.conftest import World
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    # Tomb deals that random play (the rng seeds below) ends as: escaped with 27 points,
+    # dead, (a deal /series makes and drops while a series is going), escaped with 19 points.
+    seeds = iter([3, 1, 4, 3, 11, 12])
+    return make_bot(random_seed=lambda: next(seeds))
+
+
+def fields(message) -> dict[str, str]:
+    return {f.name: f.value for f in message.embeds[0].fields}
+
+
+def button_id(world: World, message, label: str) -> str:
+    (found,) = [b["custom_id"] for b in world.buttons(message) if b.get("label") == label]
+    return found
+
+
+async def test_a_series_of_three_adds_up_its_points_and_shows_the_best_in_stats(
+    world, error_logs
+):
+    result = await world.slash(world.alice, "series", length=3)
+    board = result.response
+    assert not result.ephemeral
+    assert "Series · run 1 of 3" in fields(board)
+    assert "A series of 3" in world.description(board)
+
+    board = await world.play_to_the_end(world.alice, board, random.Random(1))
+    assert "Total so far: **27** points" in fields(board)["Series · run 1 of 3"]
+    labels = [b.get("label") for b in world.buttons(board)]
+    assert "Next run" in labels and "Play again" not in labels
+    nxt = button_id(world, board, "Next run")
+    refused = await world.click(world.bob, board, nxt)
+    assert refused.ephemeral and "belongs to" in refused.response.content
+
+    board = (await world.click(world.alice, board, nxt)).response
+    assert "Series · run 2 of 3" in fields(board)
+    again = await world.slash(world.alice, "series", length=5)  # the series going comes back
+    assert "still going" in world.description(again.response)
+    assert "Series · run 2 of 3" in fields(again.response)
+
+    board = await world.play_to_the_end(world.alice, board, random.Random(1))
+    assert "dead" in world.description(board)
+    assert "Total so far: **27** points (1: 27 · 2: 0)" in fields(board)["Series · run 2 of 3"]
+    board = (await world.click(world.alice, board, button_id(world, board, "Next run"))).response
+    board = await world.play_to_the_end(world.alice, board, random.Random(2))
+    summary = fields(board)["Series of 3 over · total 46 points"]
+    assert "Run 1: 1 King, 27 points → **27**" in summary
+    assert "Run 2: dead — 0 → **0**" in summary
+    assert "Run 3: 1 King, 19 points → **19**" in summary
+    assert [b.get("label") for b in world.buttons(board)][-1] == "New series of 3"
+
+    stats = (await world.slash(world.alice, "stats", game="tomb")).response
+    text = stats.embeds[0].fields[0].value
+    assert "Best series: 3 runs **46**" in text
