@@ -12,9 +12,9 @@ from bot.boards.common import clip
 from bot.buttons import ButtonRows, button, make_id
 from core.daily import closes_at, day_number, next_deal_at
 from core.model import Run
-from core.rankings import ContestRecord, GameRecord, Leaderboard, Standing
+from core.rankings import ContestRecord, GameRecord, Leaderboard, Standing, WeekBoard
 from rules import GAMES
-from store.base import BoardLine
+from store.base import BoardLine, WeekLine
 
 #: The custom id kind of a leaderboard page button.
 BOARD_PAGE = "lb"
@@ -86,6 +86,53 @@ def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
     rows.add_item(button(board_page_id(board, board.page - 1), label="Previous", emoji="◀️",
                          disabled=board.page == 0))
     rows.add_item(button(board_page_id(board, board.page + 1), label="Next", emoji="▶️",
+                         disabled=board.page >= board.pages - 1))
+    return embed, rows
+
+
+# ----- the week's board ---------------------------------------------------------------------
+
+
+def week_page_id(board: WeekBoard, page: int) -> str:
+    """A week's page button: the day part is ``w<Monday>``, so a page stays on its week."""
+    scope = "g" if board.guild_id is None else "s"
+    return make_id(BOARD_PAGE, board.game, board.variant, f"w{board.first}", scope,
+                   board.guild_id or 0, page)
+
+
+def week_line_text(line: WeekLine, unit: str, *, you: bool = False) -> str:
+    name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+    days = "day" if line.days == 1 else "days"
+    text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.total} {unit} ({line.days} {days})"
+    return f"{text} ← you" if you else text
+
+
+def week_board(board: WeekBoard, *, viewer_id: int | None,
+               guild_name: str | None = None) -> tuple[discord.Embed, ButtonRows | None]:
+    """A page of a week's board: each player's daily points added up, Monday to Sunday."""
+    engine = GAMES[board.game]
+    _, unit = engine.stat
+    where = f"{guild_name or 'this server'}" if board.guild_id is not None else "everyone"
+    title = (f"{engine.title} · week of {board.first} to {board.last} · {board.variant} · "
+             f"{where}")
+    lines = [week_line_text(line, unit, you=line.owner_id == viewer_id) for line in board.lines]
+    if board.own is not None:
+        lines += ["…", week_line_text(board.own, unit, you=True)]
+    if not board.lines:
+        lines = ["No ranked dailies this week yet. Play today's deal with `/daily`."]
+    if board.min_account_age:
+        lines.append(f"\n*Accounts younger than {board.min_account_age} days on Monday are not "
+                     "ranked on this server's board.*")
+    embed = discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
+    embed.set_footer(text=clip(
+        f"Each player's ranked daily {unit}, added up Monday to Sunday (UTC) · "
+        f"{board.size} players · page {board.page + 1}/{board.pages}", 2048))
+    if board.pages <= 1:
+        return embed, None
+    rows = ButtonRows()
+    rows.add_item(button(week_page_id(board, board.page - 1), label="Previous", emoji="◀️",
+                         disabled=board.page == 0))
+    rows.add_item(button(week_page_id(board, board.page + 1), label="Next", emoji="▶️",
                          disabled=board.page >= board.pages - 1))
     return embed, rows
 

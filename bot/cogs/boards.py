@@ -43,7 +43,7 @@ class Boards(commands.Cog):
     @app_commands.describe(
         game="The game whose daily board to show",
         variant="A variant of that game (its default when left out)",
-        day="YYYY-MM-DD, today or yesterday (default today)",
+        day="YYYY-MM-DD, today, yesterday, or week: the daily points of this Monday–Sunday",
         scope="This server's players, or everyone's (default: this server, in a server)",
     )
     @app_commands.choices(game=GAME_CHOICES, variant=VARIANT_CHOICES, scope=SCOPES)
@@ -65,6 +65,11 @@ class Boards(commands.Cog):
                 raise Refusal("Choose the scope `server` or `global`.")
             in_server = interaction.guild_id is not None
             guild_id = interaction.guild_id if in_server and scope != "global" else None
+            if day is not None and day.strip().lower() == "week":
+                await self._week(interaction, engine.key, variant, None, guild_id,
+                                 content=DM_SERVER_BOARD if scope == "server" and not in_server
+                                 else None)
+                return
             board = await self.bot.core.rankings.board(
                 engine.key, variant, day, guild_id=guild_id, viewer_id=interaction.user.id
             )
@@ -95,6 +100,10 @@ class Boards(commands.Cog):
             await replies.notice(interaction, GARBLED)
             return
         game, variant, day, scope, guild, page = parts
+        if day.startswith("w"):  # a week's board: w<Monday>
+            await self._week(interaction, game, variant, day[1:],
+                             int(guild) if scope == "s" else None, page=int(page), edit=True)
+            return
         try:
             board = await self.bot.core.rankings.board(
                 game, variant, day, guild_id=int(guild) if scope == "s" else None,
@@ -110,6 +119,39 @@ class Boards(commands.Cog):
             guild_name=interaction.guild.name if interaction.guild else None,
         )
         await interaction.response.edit_message(embed=embed, view=rows)
+
+    async def _week(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        variant: str,
+        day: str | None,
+        guild_id: int | None,
+        *,
+        page: int = 0,
+        edit: bool = False,
+        content: str | None = None,
+    ) -> None:
+        """The week's board (``day`` in it, default today): sent, or a page edited in."""
+        try:
+            board = await self.bot.core.rankings.week(
+                game, variant, day, guild_id=guild_id, page=page, viewer_id=interaction.user.id
+            )
+        except Refusal as exc:
+            log.info("refused: week board from user %s: %s", interaction.user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        embed, rows = standings.week_board(
+            board, viewer_id=interaction.user.id,
+            guild_name=interaction.guild.name if interaction.guild else None,
+        )
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=rows)
+            return
+        kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
+        await interaction.response.send_message(
+            content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
+        )
 
     @app_commands.command(name="stats")
     @app_commands.describe(

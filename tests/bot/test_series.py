@@ -5,18 +5,28 @@ run's score after the last; /stats shows the best total."""
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 import pytest
 
 from tests.bot.conftest import World
+from tests.core.conftest import Clock
+from tests.core.test_act import play_out
+
+FRIDAY = datetime(2026, 12, 11, 12, 0, tzinfo=UTC)  # in the week of Monday 2026-12-07
 
 
 @pytest.fixture
-def simcord_bot(make_bot):
+def clock() -> Clock:
+    return Clock(FRIDAY)
+
+
+@pytest.fixture
+def simcord_bot(make_bot, clock):
     # Tomb deals that random play (the rng seeds below) ends as: escaped with 27 points,
     # dead, (a deal /series makes and drops while a series is going), escaped with 19 points.
     seeds = iter([3, 1, 4, 3, 11, 12])
-    return make_bot(random_seed=lambda: next(seeds))
+    return make_bot(random_seed=lambda: next(seeds), clock=clock)
 
 
 def fields(message) -> dict[str, str]:
@@ -65,3 +75,29 @@ async def test_a_series_of_three_adds_up_its_points_and_shows_the_best_in_stats(
     stats = (await world.slash(world.alice, "stats", game="tomb")).response
     text = stats.embeds[0].fields[0].value
     assert "Best series: 3 runs **46**" in text
+
+
+async def test_the_week_board_adds_up_the_daily_tomb_points_of_this_week(
+    world, clock, error_logs
+):
+    core = world.core
+    points: dict[int, int] = {}
+    plays = [("2026-12-06", world.alice, 1), ("2026-12-07", world.alice, 2),
+             ("2026-12-09", world.alice, 3), ("2026-12-10", world.bob, 4),
+             ("2026-12-11", world.bob, 1)]
+    for day, user, rng in plays:
+        clock.now = datetime.fromisoformat(f"{day}T09:00:00+00:00")
+        await core.rankings.remember_name(user.id, user.name)
+        started = await core.daily.start(user.id, "tomb", guild_id=world.guild.id)
+        run = await play_out(core, started.run, random.Random(rng))
+        if day >= "2026-12-07":  # the Sunday before is another week
+            points[user.id] = points.get(user.id, 0) + (
+                run.score[1] if run.outcome in ("won", "escaped") else 0)
+    clock.now = FRIDAY
+    result = await world.slash(world.alice, "leaderboard", game="tomb", day="week")
+    board = result.response
+    assert "week of 2026-12-07 to 2026-12-13" in board.embeds[0].title
+    text = world.description(board)
+    assert f"**alice** — {points[world.alice.id]} points (2 days)" in text
+    assert f"**bob** — {points[world.bob.id]} points (2 days)" in text
+    assert "← you" in text
