@@ -102,9 +102,10 @@ async def play(load: Load, user_id: int, seed: int, pace: float | None) -> None:
     while not load.stop.is_set():
         command, game = starts[turn % len(starts)]
         turn += 1
-        if command == "daily" and game in dailies_done:
-            continue
-        dailies_done.add(game) if command == "daily" else None
+        if command == "daily":
+            if game in dailies_done:  # one daily per game a day
+                continue
+            dailies_done.add(game)
         board = await _start(load, user_id, command, game)
         if board is None:
             await asyncio.sleep(pace or 0.05)
