@@ -40,6 +40,10 @@ EXIT_CONFIG = 2
 #: The gateway's close code for a token it does not accept.
 GATEWAY_AUTHENTICATION_FAILED = 4004
 TOKEN_REFUSED = "Discord refused DISCORD_TOKEN: copy the bot token again into .env."
+BACKUP_POSTGRES = (
+    "DATABASE_URL is set, so the data is in PostgreSQL: back it up with pg_dump "
+    "(python -m bot backup copies the SQLite file)."
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -143,6 +147,9 @@ def migrate(settings: Settings) -> int:
 
 def make_backup(settings: Settings, path: Path) -> int:
     """Copy the database to ``path`` (see :mod:`store.backup`) and say what was written."""
+    if settings.database_url is not None:  # a stale SQLite file may lie at DATABASE_PATH
+        print(BACKUP_POSTGRES, file=sys.stderr)
+        return 1
     try:
         made = backup(settings.database_path, path)
     except BackupError as exc:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot.__main__ import BACKUP_POSTGRES
 from store.backup import backup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,3 +118,15 @@ def test_the_backup_command_refuses_what_would_lose_data(tmp_path):
     assert onto_itself.stderr == (
         f"{Path('data/dungeon-deck.sqlite3')} is the database itself; choose another path.\n")
     assert integrity(tmp_path / "data" / "dungeon-deck.sqlite3") == "ok"
+
+
+def test_with_postgresql_the_backup_command_points_to_pg_dump(tmp_path):
+    subprocess.run([sys.executable, "-m", "bot", "migrate"], cwd=tmp_path, check=True,
+                   capture_output=True, env={"PYTHONPATH": str(ROOT)}, timeout=60)
+
+    done = run_backup(tmp_path, "copy.sqlite3", DATABASE_URL="postgresql://deck@127.0.0.1/deck")
+
+    assert done.returncode == 1
+    assert done.stderr == BACKUP_POSTGRES + "\n"
+    assert "pg_dump" in BACKUP_POSTGRES
+    assert not (tmp_path / "copy.sqlite3").exists(), "the stale SQLite file is not copied"
