@@ -13,6 +13,7 @@ import discord
 import pytest
 import simcord
 
+from bot.cogs.settings import OptionRefused, _channel, _days, _on_off
 from core.settings import GuildSettings
 from tests.bot.raw import FakeDiscord
 from tests.core.conftest import Clock
@@ -142,3 +143,23 @@ async def test_preferences_show_and_change_a_players_own_choice(world, error_log
     )
     assert await world.core.settings.player(world.alice.id) == {"pictures": "off"}
     assert await world.core.settings.player(world.bob.id) == {}
+
+
+async def test_forged_option_values_are_refused_before_anything_is_written(world, error_logs):
+    """What a modified client could send past Discord's own checks: each value is refused
+    with one sentence (the command answers it as a refusal and writes nothing)."""
+    guild = world.env.bot.get_guild(world.guild.id)
+    voice = world.guild.create_voice_channel("voice")
+    elsewhere = world.env.create_guild("Elsewhere").create_text_channel("theirs")
+    for value in ("123", 123, discord.Object(voice.id), discord.Object(elsewhere.id)):
+        with pytest.raises(OptionRefused, match="must be a text channel of this server"):
+            _channel(guild, value)
+    assert _channel(guild, discord.Object(world.channel.id)) == world.channel.id
+    for value in ("7", True, 7.5, -1, 3651):
+        with pytest.raises(OptionRefused, match="whole number of days from 0 to 3650"):
+            _days(value)
+    assert _days(0) == 0 and _days(3650) == 3650
+    for value in ("yes", "ON", True, 1):
+        with pytest.raises(OptionRefused, match="pictures is on or off"):
+            _on_off("pictures", value)
+    assert _on_off("pictures", "on") is True and _on_off("pictures", "off") is False
