@@ -25,6 +25,9 @@ GAMES: dict[str, Game[Any]] = {
     CLEAR.key: CLEAR,
 }
 
+#: The cards each game shuffles, in canonical order.
+DECKS: dict[str, tuple[str, ...]] = {key: game.deck for key, game in GAMES.items()}
+
 
 def find_game(key: str) -> Game[Any]:
     """The game registered under ``key``; ``ValueError`` naming the choices otherwise."""
@@ -48,4 +51,4 @@ def replay(
     return _replay(find_game(key), variant, seed, actions, deck)
 
 
-__all__ = ["GAMES", "Game", "IllegalAction", "find_game", "replay"]
+__all__ = ["DECKS", "GAMES", "Game", "IllegalAction", "find_game", "replay"]

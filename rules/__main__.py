@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 from rules import GAMES, IllegalAction, find_game
 from rules.cards import show
-from rules.deal import DECKS, SEED_LIMIT, commitment, shuffled
+from rules.deal import SEED_LIMIT, commitment, shuffled
 from rules.engine import Game
 from rules.notation import read_move
 from rules.rulebook import terminal_text
@@ -188,7 +188,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_deal(args: argparse.Namespace) -> int:
     game = find_game(args.game)
     variant = game.variant(args.variant)
-    order, words = shuffled(args.seed, DECKS[game.key])
+    order, words = shuffled(args.seed, game.deck)
     print(f"{game.title} ({variant}), seed {args.seed}")
     print(f"Commitment (SHA-256 of the seed): {commitment(args.seed)}")
     print(f"The {len(order)} cards shuffled, top first:")

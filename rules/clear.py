@@ -178,11 +178,12 @@ class ClearTheDungeon(Game[ClearState]):
     title = "Clear the Dungeon"
     variants = ("standard",)
     state_type = ClearState
+    deck = CLEAR_DECK
     stat = (0, "monsters slain")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "stuck": "loss"}
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> ClearState:
-        cards, used = self.deal_order(seed, CLEAR_DECK, deck)
+        cards, used = self.deal_order(seed, self.deck, deck)
         monsters = [c for c in cards if c in POWER]
         power = tuple(c for c in cards if c not in POWER)
         piles = tuple(tuple(monsters[i * PILE_SIZE : (i + 1) * PILE_SIZE]) for i in range(PILES))

@@ -98,7 +98,6 @@ TOMB_DECK: tuple[str, ...] = tuple(
 )
 
 #: The cards each game shuffles, by game key.
-DECKS: dict[str, tuple[str, ...]] = {"donsol": DONSOL_DECK, "tomb": TOMB_DECK, "clear": CLEAR_DECK}
 
 
 def daily_seed(secret: str | bytes, game: str, variant: str, day: str) -> int:

@@ -130,11 +130,12 @@ class Donsol(Game[DonsolState]):
     title = "Donsol"
     variants = ("normal", "easy", "hard")
     state_type = DonsolState
+    deck = DONSOL_DECK
     stat = (0, "cards")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "dead": "loss"}
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> DonsolState:
-        cards, used = self.deal_order(seed, DONSOL_DECK, deck)
+        cards, used = self.deal_order(seed, self.deck, deck)
         room, dungeon = cards[:ROOM_SIZE], cards[ROOM_SIZE:]
         return DonsolState(
             variant=variant,

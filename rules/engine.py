@@ -36,6 +36,8 @@ class Game(ABC, Generic[S]):
     key: ClassVar[str]
     title: ClassVar[str]
     variants: ClassVar[tuple[str, ...]]
+    #: The cards a deal shuffles, in canonical order (``docs/deal.md``).
+    deck: ClassVar[tuple[str, ...]]
     #: Bumped whenever the dumped state's shape or meaning changes.
     format_version: ClassVar[int] = 1
     #: Bumped whenever the rules change what a deal plays like: a run (and a day's daily)

@@ -529,6 +529,7 @@ class Tomb(Game[TombState]):
     title = "Tomb of Four Kings"
     variants = ("standard",)
     state_type = TombState
+    deck = TOMB_DECK
     stat = (1, "points")
     outcomes: ClassVar[dict[str, str]] = {
         "won": "win", "escaped": "out", "dead": "loss", "lost_in_dark": "loss"
@@ -536,9 +537,9 @@ class Tomb(Game[TombState]):
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> TombState:
         if deck is None:
-            cards, used = shuffled(seed, TOMB_DECK)
+            cards, used = shuffled(seed, self.deck)
         else:
-            known = set(TOMB_DECK)
+            known = set(self.deck)
             strays = [c for c in deck if c not in known]
             if strays:
                 raise ValueError(f"not a Tomb card: {', '.join(map(str, strays))}")

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rules import GAMES
-from rules.deal import DECKS, Stream, commitment, daily_seed, shuffled
+from rules import DECKS, GAMES
+from rules.deal import Stream, commitment, daily_seed, shuffled
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
