@@ -32,7 +32,7 @@ from typing import Any
 
 import discord
 
-from bot import replies
+from bot import metrics, replies
 
 log = logging.getLogger(__name__)
 
@@ -195,13 +195,17 @@ class ClickRouter:
         if not isinstance(custom_id, str) or not custom_id.startswith("dd"):
             return
         click = parse(custom_id)
-        try:
-            handler = self._handlers.get(click.kind)
-            if handler is None:
-                log.info("refused: garbled custom id %r from user %s", custom_id[:100],
-                         interaction.user.id)
-                await replies.notice(interaction, GARBLED)
-                return
-            await handler(interaction, click)
-        except Exception as exc:
-            await replies.unexpected(interaction, exc, run_id=click.run_id, context=custom_id)
+        # Every click is timed with what it came to (ok, stale, refused, error).
+        with metrics.click_timer() as timer:
+            try:
+                handler = self._handlers.get(click.kind)
+                if handler is None:
+                    log.info("refused: garbled custom id %r from user %s", custom_id[:100],
+                             interaction.user.id)
+                    timer.outcome = "refused"
+                    await replies.notice(interaction, GARBLED)
+                    return
+                await handler(interaction, click)
+            except Exception as exc:
+                timer.outcome = "error"
+                await replies.unexpected(interaction, exc, run_id=click.run_id, context=custom_id)

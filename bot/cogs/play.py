@@ -72,7 +72,7 @@ class Play(commands.Cog):
 
     async def cog_load(self) -> None:
         for kind in (MOVE, CONTROL, LEGACY):
-            self.bot.clicks.register(kind, metrics.timed_click(self.on_click))
+            self.bot.clicks.register(kind, self.on_click)
 
     async def cog_unload(self) -> None:
         for kind in (MOVE, CONTROL, LEGACY):
