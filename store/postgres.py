@@ -6,6 +6,11 @@ run here on a worker thread of the store's own executor with a connection of the
 core has one implementation for both backends (psycopg 3 in its synchronous form, rather than
 asyncpg, whose API is async only and would need a second copy of every transaction).
 
+The queries are SQLite's: :class:`PostgresTx` is :class:`~store.sqlite.SqliteTx` over
+:class:`SqliteDialect`, a connection that takes SQLite's SQL (``:name`` parameters) and runs
+it on PostgreSQL. Portable SQL is written once; what differs is written again here (see
+:data:`IDENTITY_TABLES`, :func:`translate` and the methods :class:`PostgresTx` overrides).
+
 Guarantees, the same as SQLite's:
 
 - **One transaction per operation.** ``write`` commits when ``fn`` returns and rolls back if it
@@ -15,9 +20,9 @@ Guarantees, the same as SQLite's:
   then reads the run as it now is and meets the core's version check (``StaleBoard``). The
   compare-and-set in ``update_run``, the ``(run_id, number)`` key of the moves and the
   one-daily-per-player index still hold on their own.
-- **Unique keys become** :class:`~store.base.Conflict`. Inserts that can break one use
-  ``ON CONFLICT DO NOTHING`` and raise ``Conflict`` when nothing was inserted, so the
-  transaction stays usable (PostgreSQL aborts a transaction after an error, SQLite does not).
+- **Unique keys become** :class:`~store.base.Conflict`, and the transaction stays usable
+  (PostgreSQL aborts a transaction after an error, SQLite does not): the run and move inserts
+  use ``ON CONFLICT DO NOTHING``; any other INSERT runs in a savepoint.
 - **Deadlocks and serialisation failures** (which PostgreSQL may raise when two transactions
   lock rows in opposite orders) roll back and run ``fn`` again, up to :data:`RETRIES` times.
 
@@ -36,8 +41,11 @@ import functools
 import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -46,19 +54,9 @@ from psycopg import errors
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
-from store.base import (
-    BoardFilter,
-    BoardLine,
-    Conflict,
-    DayMark,
-    GameStats,
-    NewRun,
-    RunChange,
-    RunRow,
-    Streak,
-)
+from store import sqlite
+from store.base import Conflict, GameStats, NewRun, RunRow
 from store.migrations import folder, load_migrations
-from store.sqlite import score_key
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -287,398 +285,199 @@ def _first(row: Any) -> Any:
     return next(iter(row.values())) if isinstance(row, dict) else row[0]
 
 
-# ----- named queries ----------------------------------------------------------------------
-# The same queries as store.sqlite, in PostgreSQL's dialect with psycopg's %(name)s parameters.
+# ----- the queries --------------------------------------------------------------------------
+# PostgresTx is SqliteTx (store.sqlite) over a connection that speaks SQLite's SQL: its named
+# queries are portable SQL, so each runs here as written, its ``:name`` parameters turned into
+# psycopg's. Only what differs between the dialects is written again below: reading a run in a
+# write transaction locks it, inserts that may hit a unique key use ON CONFLICT (PostgreSQL
+# aborts the transaction on an error), and the few statements in SQLite's own words.
 
-_RUN_COLUMNS = """
-    id, owner_id, guild_id, channel_id, game, variant, seed, deck, kind, day, status, outcome,
-    score, state, moves, version, ranked, rules, hinted, created_at, updated_at, finished_at
-"""
+#: Tables whose ``id`` PostgreSQL generates: an INSERT into one returns it (``lastrowid``).
+IDENTITY_TABLES = frozenset({"runs", "challenges", "series"})
 
-SELECT_RUN = f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = %(id)s"
-SELECT_RUN_FOR_UPDATE = SELECT_RUN + " FOR UPDATE"
+_PARAMETER = re.compile(r"'(?:[^']|'')*'|::|:([A-Za-z_]\w*)|\?|%")
+_INSERT = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
+#: SQLite's words with PostgreSQL's equivalent (day numbers for streaks).
+_DIALECT = ((re.compile(r"julianday\(([^()]*)\)"), r"(\1::date - DATE '1970-01-01')"),)
 
-SELECT_UNFINISHED = f"""
-    SELECT {_RUN_COLUMNS} FROM runs
-    WHERE owner_id = %(owner_id)s AND status = 'playing'
-      AND (%(game)s::text IS NULL OR game = %(game)s::text)
-    ORDER BY updated_at DESC, id DESC
-"""
 
-SELECT_DAILY = f"""
-    SELECT {_RUN_COLUMNS} FROM runs
-    WHERE kind = 'daily' AND owner_id = %(owner_id)s AND game = %(game)s
-      AND variant = %(variant)s AND day = %(day)s
-"""
+@functools.lru_cache(maxsize=1024)
+def translate(query: str) -> tuple[str, bool, bool]:
+    """SQLite's ``query`` as psycopg takes it: ``(sql, returns_id, may_conflict)``.
 
-INSERT_RUN = """
-    INSERT INTO runs (owner_id, guild_id, channel_id, game, variant, seed, deck, kind, day,
-                      status, outcome, score, score_key, score_text, points, state, moves,
-                      version, ranked, rules, created_at, updated_at, finished_at)
-    VALUES (%(owner_id)s, %(guild_id)s, %(channel_id)s, %(game)s, %(variant)s, %(seed)s,
-            %(deck)s, %(kind)s, %(day)s, %(status)s, %(outcome)s, %(score)s, %(score_key)s,
-            %(score_text)s, %(points)s, %(state)s, 0, 0, %(ranked)s, %(rules)s, %(now)s,
-            %(now)s, %(finished_at)s)
-    ON CONFLICT DO NOTHING
-    RETURNING id
-"""
+    ``:name`` and ``?`` become ``%(name)s`` and ``%s`` (not inside quotes, not ``::casts``),
+    a literal ``%`` is doubled, an INSERT into an identity table gets ``RETURNING id``, and
+    an INSERT without ON CONFLICT is marked as one that may break a unique key.
+    """
 
-# The compare-and-set: the row changes only if nobody wrote to it since version %(expected)s.
-UPDATE_RUN = """
-    UPDATE runs
-    SET state = %(state)s, moves = %(moves)s, score = %(score)s, score_key = %(score_key)s,
-        score_text = %(score_text)s, points = %(points)s, status = %(status)s,
-        outcome = %(outcome)s, ranked = %(ranked)s, hinted = %(hinted)s,
-        version = version + 1, updated_at = %(now)s, finished_at = %(finished_at)s
-    WHERE id = %(id)s AND version = %(expected)s
-"""
+    def swap(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token.startswith("'") or token == "::":
+            return token
+        if token == "?":
+            return "%s"
+        if token == "%":
+            return "%%"
+        return f"%({match.group(1)})s"
 
-UPDATE_STATE = "UPDATE runs SET state = %(state)s WHERE id = %(id)s AND version = %(version)s"
+    sql = _PARAMETER.sub(swap, query)
+    for pattern, replacement in _DIALECT:
+        sql = pattern.sub(replacement, sql)
+    insert = _INSERT.match(sql)
+    returns_id = bool(insert and insert.group(1).lower() in IDENTITY_TABLES
+                      and "RETURNING" not in sql.upper())
+    if returns_id:
+        sql = sql.rstrip().rstrip(";") + " RETURNING id"
+    may_conflict = bool(insert) and "ON CONFLICT" not in sql.upper()
+    return sql, returns_id, may_conflict
 
-INSERT_MOVE = """
-    INSERT INTO moves (run_id, number, action, at)
-    VALUES (%(run_id)s, %(number)s, %(action)s, %(at)s)
-    ON CONFLICT DO NOTHING
-"""
 
-SELECT_ACTIONS = "SELECT action FROM moves WHERE run_id = %(run_id)s ORDER BY number"
+class Row(tuple):  # type: ignore[type-arg]
+    """A result row read by position or by column name, like ``sqlite3.Row``."""
 
-DELETE_MOVE = "DELETE FROM moves WHERE run_id = %(run_id)s AND number = %(number)s"
+    _index: dict[str, int]
 
-SELECT_META = "SELECT value FROM meta WHERE key = %(key)s"
-UPSERT_META = """
-    INSERT INTO meta (key, value) VALUES (%(key)s, %(value)s)
-    ON CONFLICT (key) DO UPDATE SET value = excluded.value
-"""
-INSERT_META_IF_ABSENT = """
-    INSERT INTO meta (key, value) VALUES (%(key)s, %(value)s) ON CONFLICT DO NOTHING
-"""
+    def __new__(cls, values: Sequence[Any], index: dict[str, int]) -> Row:
+        row = super().__new__(cls, values)
+        row._index = index
+        return row
 
-SELECT_GUILD_SETTINGS = "SELECT key, value FROM guild_settings WHERE guild_id = %(guild_id)s"
-UPSERT_GUILD_SETTING = """
-    INSERT INTO guild_settings (guild_id, key, value) VALUES (%(guild_id)s, %(key)s, %(value)s)
-    ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value
-"""
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+        if isinstance(key, str):
+            return super().__getitem__(self._index[key])
+        return super().__getitem__(key)
 
-SELECT_GUILDS_WITH = """
-    SELECT guild_id, value FROM guild_settings WHERE key = %(key)s ORDER BY guild_id
-"""
-SELECT_PLAYER_SETTINGS = "SELECT key, value FROM player_settings WHERE user_id = %(user_id)s"
-UPSERT_PLAYER_SETTING = """
-    INSERT INTO player_settings (user_id, key, value) VALUES (%(user_id)s, %(key)s, %(value)s)
-    ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value
-"""
-UPSERT_PLAYER = """
-    INSERT INTO players (user_id, name, updated_at) VALUES (%(user_id)s, %(name)s, %(now)s)
-    ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
-    WHERE players.name <> excluded.name
-"""
+    def keys(self) -> list[str]:
+        return list(self._index)
 
-# A day's board: the partial indexes' own condition; equal scores share a rank and are listed
-# by name (lower-cased and compared byte by byte, as SQLite does), never by time.
-_BOARD_WHERE = """
-    r.kind = 'daily' AND r.ranked = 1 AND r.game = %(game)s AND r.variant = %(variant)s
-    AND r.day = %(day)s AND (%(guild_id)s::bigint IS NULL OR r.guild_id = %(guild_id)s::bigint)
-    AND (%(max_owner_id)s::bigint IS NULL OR r.owner_id <= %(max_owner_id)s::bigint)
-"""
-_BOARD_RANK = f"""
-    1 + (SELECT count(*) FROM runs AS r
-         WHERE {_BOARD_WHERE} AND r.score_key > b.score_key)
-"""
-_BOARD_NAME = "lower(coalesce(p.name, '') COLLATE \"C\")"
-SELECT_BOARD = f"""
-    SELECT {_BOARD_RANK} AS rank, b.id, b.owner_id, coalesce(p.name, '') AS name, b.score,
-           b.score_text, b.status, b.outcome
-    FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
-    WHERE {_BOARD_WHERE.replace("r.", "b.")}
-    ORDER BY b.score_key DESC, {_BOARD_NAME}, b.owner_id
-    LIMIT %(limit)s OFFSET %(offset)s
-"""
-SELECT_BOARD_SIZE = f"SELECT count(*) AS size FROM runs AS r WHERE {_BOARD_WHERE}"
-SELECT_BOARD_LINE = f"""
-    SELECT {_BOARD_RANK} AS rank, b.id, b.owner_id, coalesce(p.name, '') AS name, b.score,
-           b.score_text, b.status, b.outcome
-    FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
-    WHERE {_BOARD_WHERE.replace("r.", "b.")} AND b.owner_id = %(owner_id)s
-"""
 
+def _row_factory(cursor: Any) -> Callable[[Sequence[Any]], Row]:
+    index = {column.name: i for i, column in enumerate(cursor.description or ())}
+
+    def make(values: Sequence[Any]) -> Row:
+        # numeric (avg, sums of bigints) as float, as SQLite hands them up
+        return Row([float(v) if isinstance(v, Decimal) else v for v in values], index)
+
+    return make
+
+
+class _Cursor:
+    """What SqliteTx reads of a cursor: rows, ``rowcount`` and ``lastrowid``."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any], lastrowid: int | None) -> None:
+        self._cursor = cursor
+        self.rowcount = cursor.rowcount
+        self.lastrowid = lastrowid
+
+    def fetchone(self) -> Any:
+        return self._cursor.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        return self._cursor.fetchall()
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._cursor)
+
+
+class SqliteDialect:
+    """A psycopg connection with ``sqlite3.Connection``'s ``execute``: SQLite's SQL in,
+    ``sqlite3.IntegrityError`` out for a broken unique key (the transaction stays usable: an
+    INSERT that may break one runs in a savepoint)."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.pg = conn
+
+    def execute(self, query: str, params: Any = ()) -> _Cursor:
+        sql, returns_id, may_conflict = translate(query)
+        cursor = self.pg.cursor(row_factory=_row_factory)
+        try:
+            if may_conflict:
+                with self.pg.transaction():
+                    cursor.execute(sql, params or None)  # type: ignore[call-overload]
+            else:
+                cursor.execute(sql, params or None)  # type: ignore[call-overload]
+        except errors.UniqueViolation as exc:
+            raise sqlite3.IntegrityError(f"UNIQUE constraint failed: {exc.diag.constraint_name}"
+                                         ) from None
+        lastrowid = None
+        if returns_id:
+            row = cursor.fetchone()
+            lastrowid = None if row is None else int(row[0])
+        return _Cursor(cursor, lastrowid)
+
+
+SELECT_RUN_FOR_UPDATE = sqlite.SELECT_RUN + " FOR UPDATE"
+# A NULL parameter has no type in PostgreSQL: say it is text.
+SELECT_UNFINISHED = sqlite.SELECT_UNFINISHED.replace(
+    "(:game IS NULL OR game = :game)", "(CAST(:game AS TEXT) IS NULL OR game = :game)"
+)
+INSERT_RUN = sqlite.INSERT_RUN.rstrip() + "\n    ON CONFLICT DO NOTHING"
+INSERT_MOVE = sqlite.INSERT_MOVE.rstrip() + "\n    ON CONFLICT DO NOTHING"
 SELECT_GAME_STATS = """
     SELECT count(*) AS finished,
            count(*) FILTER (WHERE outcome = 'won') AS wins,
            max(score_key) AS best_key,
-           avg(points)::float8 AS average_points,
+           avg(points) AS average_points,
            count(*) FILTER (WHERE kind = 'daily') AS dailies,
            coalesce(sum(hinted), 0) AS hinted
     FROM runs
-    WHERE owner_id = %(owner_id)s AND game = %(game)s AND status <> 'playing'
-"""
-SELECT_BEST = """
-    SELECT score, score_text FROM runs
-    WHERE owner_id = %(owner_id)s AND game = %(game)s AND status <> 'playing'
-      AND score_key = %(key)s
-    ORDER BY finished_at LIMIT 1
-"""
-# Gaps and islands: consecutive days minus their row number are constant along a streak.
-SELECT_STREAKS = """
-    WITH days AS (
-        SELECT DISTINCT day, day::date - DATE '1970-01-01' AS n FROM runs
-        WHERE kind = 'daily' AND owner_id = %(owner_id)s AND game = %(game)s
-          AND status <> 'playing'
-    ),
-    islands AS (SELECT day, n - row_number() OVER (ORDER BY n) AS island FROM days)
-    SELECT min(day) AS first, max(day) AS last, count(*) AS length
-    FROM islands GROUP BY island ORDER BY max(day) DESC
-"""
-SELECT_DAILY_MARKS = """
-    SELECT day, status, outcome, score_text FROM runs
-    WHERE kind = 'daily' AND owner_id = %(owner_id)s AND game = %(game)s
-      AND status <> 'playing' AND day >= %(since)s
-    ORDER BY day, variant
-"""
-
-CLAIM_POST = """
-    INSERT INTO daily_posts (guild_id, day, status, at)
-    VALUES (%(guild_id)s, %(day)s, 'claimed', %(now)s)
-    ON CONFLICT DO NOTHING
-"""
-FINISH_POST = """
-    UPDATE daily_posts SET status = %(status)s, channel_id = %(channel_id)s,
-                           message_id = %(message_id)s, note = %(note)s, at = %(now)s
-    WHERE guild_id = %(guild_id)s AND day = %(day)s
-"""
-SELECT_POST_STATUS = """
-    SELECT status FROM daily_posts WHERE guild_id = %(guild_id)s AND day = %(day)s
+    WHERE owner_id = :owner_id AND game = :game AND status <> 'playing'
 """
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-class PostgresTx:
-    """The named queries over one connection inside one transaction.
+class PostgresTx(sqlite.SqliteTx):
+    """The named queries of :class:`~store.sqlite.SqliteTx` on PostgreSQL.
 
     ``write`` says whether the transaction may write; if so, :meth:`run` locks the row it
     reads until the transaction ends.
     """
 
     def __init__(self, conn: psycopg.Connection[Any], write: bool) -> None:
-        self.conn = conn
+        super().__init__(SqliteDialect(conn))  # type: ignore[arg-type]
         self.write = write
 
-    def _rows(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-        return self.conn.execute(query, params).fetchall()  # type: ignore[arg-type]
-
-    def _one(self, query: str, params: dict[str, Any]) -> dict[str, Any] | None:
-        return self.conn.execute(query, params).fetchone()  # type: ignore[arg-type]
-
-    def _count(self, query: str, params: dict[str, Any]) -> int:
-        return self.conn.execute(query, params).rowcount  # type: ignore[arg-type]
-
-    # ----- runs -----------------------------------------------------------------------------
-
     def run(self, run_id: int) -> RunRow | None:
-        row = self._one(SELECT_RUN_FOR_UPDATE if self.write else SELECT_RUN, {"id": run_id})
-        return None if row is None else _run_row(row)
+        if not self.write:
+            return super().run(run_id)
+        row = self.conn.execute(SELECT_RUN_FOR_UPDATE, {"id": run_id}).fetchone()
+        return None if row is None else sqlite._run_row(row)
 
     def unfinished(self, owner_id: int, game: str | None) -> list[RunRow]:
-        rows = self._rows(SELECT_UNFINISHED, {"owner_id": owner_id, "game": game})
-        return [_run_row(row) for row in rows]
-
-    def daily_run(self, owner_id: int, game: str, variant: str, day: str) -> RunRow | None:
-        params = {"owner_id": owner_id, "game": game, "variant": variant, "day": day}
-        row = self._one(SELECT_DAILY, params)
-        return None if row is None else _run_row(row)
+        rows = self.conn.execute(SELECT_UNFINISHED, {"owner_id": owner_id, "game": game})
+        return [sqlite._run_row(row) for row in rows]
 
     def insert_run(self, run: NewRun) -> int:
         params = {
             "owner_id": run.owner_id, "guild_id": run.guild_id, "channel_id": run.channel_id,
             "game": run.game, "variant": run.variant, "seed": str(run.seed),
-            "deck": None if run.deck is None else _json(list(run.deck)), "kind": run.kind,
-            "day": run.day, "status": run.status, "outcome": run.outcome,
-            "score": _json(run.score), "score_key": score_key(run.score),
-            "state": _json(run.state), "ranked": int(run.ranked), "rules": run.rules,
+            "deck": None if run.deck is None else sqlite._json(list(run.deck)),
+            "kind": run.kind, "day": run.day, "status": run.status, "outcome": run.outcome,
+            "score": sqlite._json(run.score), "score_key": sqlite.score_key(run.score),
+            "state": sqlite._json(run.state), "ranked": int(run.ranked), "rules": run.rules,
             "now": run.now, "finished_at": run.finished_at, "score_text": run.score_text,
             "points": run.points,
         }
-        row = self._one(INSERT_RUN, params)
-        if row is None:
+        run_id = self.conn.execute(INSERT_RUN, params).lastrowid
+        if run_id is None:  # ON CONFLICT DO NOTHING: the one-daily key said no
             raise Conflict(f"a {run.kind} run with this key exists already")
-        return int(row["id"])
-
-    def update_run(self, change: RunChange) -> bool:
-        params = {
-            "id": change.id, "expected": change.expected, "state": _json(change.state),
-            "moves": change.moves, "score": _json(change.score),
-            "score_key": score_key(change.score), "status": change.status,
-            "outcome": change.outcome, "ranked": int(change.ranked),
-            "hinted": int(change.hinted), "now": change.now, "finished_at": change.finished_at,
-            "score_text": change.score_text, "points": change.points,
-        }
-        return self._count(UPDATE_RUN, params) == 1
-
-    def update_state(self, run_id: int, version: int, state: dict[str, Any]) -> bool:
-        params = {"id": run_id, "version": version, "state": _json(state)}
-        return self._count(UPDATE_STATE, params) == 1
-
-    # ----- moves ----------------------------------------------------------------------------
+        return run_id
 
     def append_move(self, run_id: int, number: int, action: str, at: str) -> None:
         params = {"run_id": run_id, "number": number, "action": action, "at": at}
-        if self._count(INSERT_MOVE, params) != 1:
+        if self.conn.execute(INSERT_MOVE, params).rowcount != 1:
             raise Conflict(f"run {run_id} has a move {number} already")
-
-    def actions(self, run_id: int) -> list[str]:
-        return [row["action"] for row in self._rows(SELECT_ACTIONS, {"run_id": run_id})]
-
-    def delete_move(self, run_id: int, number: int) -> None:
-        self._count(DELETE_MOVE, {"run_id": run_id, "number": number})
-
-    # ----- meta and settings ----------------------------------------------------------------
-
-    def meta(self, key: str) -> str | None:
-        row = self._one(SELECT_META, {"key": key})
-        return None if row is None else row["value"]
-
-    def set_meta(self, key: str, value: str) -> None:
-        self._count(UPSERT_META, {"key": key, "value": value})
-
-    def add_meta(self, key: str, value: str) -> str:
-        self._count(INSERT_META_IF_ABSENT, {"key": key, "value": value})
-        stored = self.meta(key)
-        assert stored is not None
-        return stored
-
-    def guild_settings(self, guild_id: int) -> dict[str, str]:
-        rows = self._rows(SELECT_GUILD_SETTINGS, {"guild_id": guild_id})
-        return {row["key"]: row["value"] for row in rows}
-
-    def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
-        params = {"guild_id": guild_id, "key": key, "value": value}
-        self._count(UPSERT_GUILD_SETTING, params)
-
-    def guilds_with_setting(self, key: str) -> list[tuple[int, str]]:
-        return [(row["guild_id"], row["value"])
-                for row in self._rows(SELECT_GUILDS_WITH, {"key": key})]
-
-    def player_settings(self, user_id: int) -> dict[str, str]:
-        rows = self._rows(SELECT_PLAYER_SETTINGS, {"user_id": user_id})
-        return {row["key"]: row["value"] for row in rows}
-
-    def set_player_setting(self, user_id: int, key: str, value: str) -> None:
-        self._count(UPSERT_PLAYER_SETTING, {"user_id": user_id, "key": key, "value": value})
-
-    def set_player_name(self, user_id: int, name: str, now: str) -> None:
-        self._count(UPSERT_PLAYER, {"user_id": user_id, "name": name, "now": now})
-
-    # ----- boards, stats and streaks --------------------------------------------------------
-
-    def board(self, where: BoardFilter, limit: int, offset: int) -> list[BoardLine]:
-        params = {**_board_params(where), "limit": limit, "offset": offset}
-        return [_board_line(row) for row in self._rows(SELECT_BOARD, params)]
-
-    def board_size(self, where: BoardFilter) -> int:
-        row = self._one(SELECT_BOARD_SIZE, _board_params(where))
-        assert row is not None
-        return int(row["size"])
-
-    def board_line(self, where: BoardFilter, owner_id: int) -> BoardLine | None:
-        params = {**_board_params(where), "owner_id": owner_id}
-        row = self._one(SELECT_BOARD_LINE, params)
-        return None if row is None else _board_line(row)
 
     def game_stats(self, owner_id: int, game: str) -> GameStats:
         params = {"owner_id": owner_id, "game": game}
-        row = self._one(SELECT_GAME_STATS, params)
-        assert row is not None
+        row = self.conn.execute(SELECT_GAME_STATS, params).fetchone()
         best_score, best_text = None, None
         if row["best_key"] is not None:
-            best = self._one(SELECT_BEST, {**params, "key": row["best_key"]})
-            assert best is not None
+            best = self.conn.execute(
+                sqlite.SELECT_BEST, {**params, "key": row["best_key"]}
+            ).fetchone()
             best_score, best_text = json.loads(best["score"]), best["score_text"]
         return GameStats(
             game=game, finished=row["finished"], wins=row["wins"], best_score=best_score,
             best_text=best_text, average_points=row["average_points"], dailies=row["dailies"],
-            hinted=int(row["hinted"]),
+            hinted=row["hinted"],
         )
-
-    def streaks(self, owner_id: int, game: str) -> list[Streak]:
-        rows = self._rows(SELECT_STREAKS, {"owner_id": owner_id, "game": game})
-        return [Streak(row["first"], row["last"], row["length"]) for row in rows]
-
-    def daily_marks(self, owner_id: int, game: str, since: str) -> list[DayMark]:
-        params = {"owner_id": owner_id, "game": game, "since": since}
-        return [
-            DayMark(row["day"], row["status"], row["outcome"], row["outcome"] == "won",
-                    row["score_text"])
-            for row in self._rows(SELECT_DAILY_MARKS, params)
-        ]
-
-    # ----- the daily post -------------------------------------------------------------------
-
-    def claim_post(self, guild_id: int, day: str, now: str) -> bool:
-        return self._count(CLAIM_POST, {"guild_id": guild_id, "day": day, "now": now}) == 1
-
-    def finish_post(
-        self, guild_id: int, day: str, status: str, channel_id: int | None,
-        message_id: int | None, note: str | None, now: str,
-    ) -> None:
-        self._count(FINISH_POST, {
-            "guild_id": guild_id, "day": day, "status": status, "channel_id": channel_id,
-            "message_id": message_id, "note": note, "now": now,
-        })
-
-    def post_status(self, guild_id: int, day: str) -> str | None:
-        row = self._one(SELECT_POST_STATUS, {"guild_id": guild_id, "day": day})
-        return None if row is None else row["status"]
-
-
-def _board_params(where: BoardFilter) -> dict[str, Any]:
-    return {
-        "game": where.game, "variant": where.variant, "day": where.day,
-        "guild_id": where.guild_id, "max_owner_id": where.max_owner_id,
-    }
-
-
-def _board_line(row: dict[str, Any]) -> BoardLine:
-    return BoardLine(
-        rank=row["rank"], run_id=row["id"], owner_id=row["owner_id"], name=row["name"],
-        score=json.loads(row["score"]), score_text=row["score_text"], status=row["status"],
-        outcome=row["outcome"],
-    )
-
-
-def _run_row(row: dict[str, Any]) -> RunRow:
-    return RunRow(
-        id=row["id"],
-        owner_id=row["owner_id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game=row["game"],
-        variant=row["variant"],
-        seed=int(row["seed"]),
-        deck=None if row["deck"] is None else tuple(json.loads(row["deck"])),
-        kind=row["kind"],
-        day=row["day"],
-        status=row["status"],
-        outcome=row["outcome"],
-        score=json.loads(row["score"]),
-        state=_state(row["state"]),
-        moves=row["moves"],
-        version=row["version"],
-        ranked=bool(row["ranked"]),
-        rules=row["rules"],
-        hinted=bool(row["hinted"]),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        finished_at=row["finished_at"],
-    )
-
-
-def _state(text: str) -> dict[str, Any]:
-    # An unreadable state is the core's to repair by replay, not a reason to lose the row.
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}

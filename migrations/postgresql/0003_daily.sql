@@ -18,10 +18,11 @@ CREATE INDEX runs_player_days ON runs (owner_id, game, day)
 -- A player's stats per game and kind.
 CREATE INDEX runs_player_stats ON runs (owner_id, game, kind, status);
 
--- The name a player is shown (and ordered) by on boards.
+-- The name a player is shown (and ordered) by on boards. Compared byte by byte (COLLATE "C",
+-- and lower() then changes ASCII letters only), as SQLite compares it, whatever the locale.
 CREATE TABLE players (
     user_id    BIGINT PRIMARY KEY,
-    name       TEXT   NOT NULL,
+    name       TEXT   COLLATE "C" NOT NULL,
     updated_at TEXT   NOT NULL
 );
 

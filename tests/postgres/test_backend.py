@@ -70,8 +70,9 @@ def columns_postgres(url: str) -> dict[str, set[str]]:
 def indexes_postgres(url: str) -> set[str]:
     with psycopg.connect(url) as conn:
         return {r[0] for r in conn.execute(
-            "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' "
-            "AND indexname NOT LIKE '%_pkey'")}
+            # not those behind PRIMARY KEY and UNIQUE constraints (SQLite's have no SQL)
+            "SELECT i.indexname FROM pg_indexes AS i WHERE i.schemaname = 'public' AND NOT "
+            "EXISTS (SELECT 1 FROM pg_constraint AS c WHERE c.conname = i.indexname)")}
 
 
 def indexes_sqlite(path: Path) -> set[str]:
