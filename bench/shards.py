@@ -336,8 +336,11 @@ async def main_async(args: argparse.Namespace) -> bool:
         try:
             cluster = stack.enter_context(Cluster(DURABLE))
         except Unavailable as exc:
-            print(f"bench.shards needs PostgreSQL: {exc}", file=sys.stderr)
-            return False
+            if os.environ.get("REQUIRE_POSTGRES") == "1":
+                print(f"bench.shards needs PostgreSQL: {exc}", file=sys.stderr)
+                return False
+            print(f"bench.shards skipped: it needs PostgreSQL, and {exc}")
+            return True
         results, lines = [], []
         for n in counts:
             async with session(cluster, folder, n, shard_count, args) as s:
