@@ -79,7 +79,8 @@ class Settings:
             database_pool_size=_count(_text(env, "DATABASE_POOL_SIZE"), "DATABASE_POOL_SIZE"),
             database_read_url=_database_url(_text(env, "DATABASE_READ_URL"),
                                             "DATABASE_READ_URL"),
-            **_shards(_text(env, "SHARD_COUNT"), _text(env, "SHARD_IDS")),
+            **_shards(_text(env, "SHARD_COUNT"), _text(env, "SHARD_IDS"),
+                      postgres=_text(env, "DATABASE_URL") is not None),
         )
 
     def require_token(self) -> str:
@@ -151,7 +152,8 @@ def _count(value: str | None, name: str) -> int | None:
     return int(value)
 
 
-def _shards(count_text: str | None, ids_text: str | None) -> dict[str, object]:
+def _shards(count_text: str | None, ids_text: str | None, *, postgres: bool
+            ) -> dict[str, object]:
     if count_text is not None and count_text.lower() == "auto":
         if ids_text is not None:
             raise ConfigError("SHARD_IDS needs a number in SHARD_COUNT, not auto.")
@@ -161,6 +163,12 @@ def _shards(count_text: str | None, ids_text: str | None) -> dict[str, object]:
         return {"shard_count": count, "shard_ids": None}
     if count is None:
         raise ConfigError("SHARD_IDS needs SHARD_COUNT: how many shards the bot has in all.")
+    if not postgres:
+        # Work done once for all servers (the advisory lock) needs the shared PostgreSQL.
+        raise ConfigError(
+            "SHARD_IDS splits the shards between processes, which must share a PostgreSQL "
+            "database: set DATABASE_URL (see README, 'Beyond one machine')."
+        )
     parts = [part.strip() for part in ids_text.split(",")]
     if not all(part.isdigit() for part in parts):
         raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas, not {ids_text!r}.")
