@@ -172,3 +172,30 @@ async def test_daily_refuses_an_option_no_client_offers(world, error_logs):
     refused = await world.slash(world.alice, "daily", game="donsol", variant="standard")
     assert refused.ephemeral and "Donsol has no 'standard' variant" in refused.response.content
     assert await world.core.runs.unfinished(world.alice.id) == []
+
+
+async def test_where_the_bot_may_not_post_the_player_gets_the_line_to_copy(world, error_logs):
+    world.env.inject_error("POST", "/webhooks/*", status=403, code=50013,
+                           message="Missing Permissions")
+    board = (await daily_board(world, world.alice, game="donsol")).response
+    rng = random.Random(3)
+    while moves := world.moves(board):
+        clicked = await world.click(world.alice, board, rng.choice(moves)["custom_id"])
+        board = clicked.response
+    (copy,) = clicked.followups
+    assert copy.ephemeral and copy.content.startswith("Share your result:")
+    assert "Donsol #5 (normal) — " in copy.content and not CARD_CODE.search(copy.content)
+
+
+async def test_the_daily_works_in_a_dm_and_counts_on_the_global_board(world, error_logs):
+    carol = world.env.create_user("carol")
+    result = await daily_board(world, carol, game="clear")
+    board = result.response
+    rng = random.Random(4)
+    while moves := world.moves(board):
+        board = (await world.click(carol, board, rng.choice(moves)["custom_id"])).response
+    standing = {f.name: f.value for f in board.embeds[0].fields}["Standing"]
+    assert "#1 of 1 worldwide" in standing and "on this server" not in standing
+    everyone = (await world.slash(world.alice, "leaderboard", game="clear",
+                                  scope="global")).response
+    assert "carol" in world.description(everyone)
