@@ -9,6 +9,10 @@ One module per concern, each a small class over a shared :class:`~core.context.C
 - ``settings``: per-server settings, player preferences and meta values;
 - ``challenges``: one fresh deal played by friends, compared on a card, closed at a deadline;
 - ``series``: Tomb of Four Kings runs back to back, their points added up.
+- ``par``: each closed day's deals solved once (the best score they allow), on boards and stats;
+- ``hints``: a good move for a practice run, from what its player can know;
+- ``replays``: finished dailies of closed days step by step, with their turning point;
+- ``workers``: the processes the solver and the hints run in, off the event loop.
 
 :class:`Core` opens a store and wires them together; the Discord adapter (``bot/``), the
 tests and the benchmarks all drive it the same way::
@@ -39,11 +43,15 @@ from core.errors import (
     RunOver,
     StaleBoard,
 )
+from core.hints import Hints
 from core.model import Run, RunKind, RunStatus
+from core.par import Pars
 from core.rankings import Rankings
+from core.replays import Replays
 from core.runs import Runs
 from core.series import Series
 from core.settings import Settings
+from core.workers import Workers
 from store import open_store
 from store.base import Store
 
@@ -67,6 +75,11 @@ class Core:
         self.rankings = Rankings(self.ctx, self.daily)
         self.challenges = Challenges(self.ctx, self.runs)
         self.series = Series(self.ctx, self.runs)
+        #: Worker processes for the solver and hints (started on first use, ended by close).
+        self.workers = Workers()
+        self.par = Pars(self.ctx, self.daily, self.workers)
+        self.hints = Hints(self.runs, self.workers)
+        self.replays = Replays(self.ctx, self.runs, self.workers)
 
     @classmethod
     async def open(
@@ -94,6 +107,7 @@ class Core:
             raise
 
     async def close(self) -> None:
+        self.workers.close()
         await self.store.close()
 
     async def __aenter__(self) -> Core:

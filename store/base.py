@@ -265,6 +265,46 @@ class WeekLine:
     days: int
 
 
+@dataclass(frozen=True)
+class ParRow:
+    """The par of one day's deal: the solver's best score (a lower bound unless ``exact``)
+    and the line reaching it."""
+
+    game: str
+    variant: str
+    day: str
+    rules: str
+    score: list[int]
+    score_text: str
+    won: bool
+    exact: bool
+    actions: list[str]
+    nodes: int
+    seconds: float
+    solved_at: str
+
+
+@dataclass(frozen=True)
+class ParRecord:
+    """A player's finished dailies of one game on days with a par, and how many of them
+    scored at least the par."""
+
+    played: int
+    reached: int
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    """A run's turning point: the 1-based move after which its best reachable score fell
+    the most (None: it never fell), and the sentence saying so."""
+
+    run_id: int
+    step: int | None
+    text: str
+    nodes: int
+    computed_at: str
+
+
 class Tx(Protocol):
     """The named queries of one transaction (all synchronous: they run on the store's thread)."""
 
@@ -326,6 +366,13 @@ class Tx(Protocol):
     def week_board(self, where: WeekFilter, limit: int, offset: int) -> list[WeekLine]: ...
     def week_board_size(self, where: WeekFilter) -> int: ...
     def week_line(self, where: WeekFilter, owner_id: int) -> WeekLine | None: ...
+    # Par (the solver's best score of a closed day's deal) and replays' turning points.
+    def par(self, game: str, variant: str, day: str) -> ParRow | None: ...
+    def insert_par(self, par: ParRow) -> bool: ...
+    def board_reached(self, where: BoardFilter, score: list[int]) -> int: ...
+    def par_record(self, owner_id: int, game: str) -> ParRecord: ...
+    def turn(self, run_id: int) -> TurnRow | None: ...
+    def insert_turn(self, turn: TurnRow) -> None: ...
 
 
 class Store(Protocol):

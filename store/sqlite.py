@@ -33,12 +33,15 @@ from store.base import (
     GameStats,
     NewChallenge,
     NewRun,
+    ParRecord,
+    ParRow,
     RunChange,
     RunRow,
     SeriesBest,
     SeriesEntry,
     SeriesRow,
     Streak,
+    TurnRow,
     WeekFilter,
     WeekLine,
 )
@@ -557,6 +560,46 @@ WEEK_QUERIES = {
 }
 
 
+# ----- par and turning points ---------------------------------------------------------------
+
+_PAR_COLUMNS = """
+    game, variant, day, rules, score, score_text, won, exact, actions, nodes, seconds, solved_at
+"""
+SELECT_PAR = f"""
+    SELECT {_PAR_COLUMNS} FROM pars WHERE game = :game AND variant = :variant AND day = :day
+"""
+INSERT_PAR = """
+    INSERT INTO pars (game, variant, day, rules, score, score_key, score_text, won, exact,
+                      actions, nodes, seconds, solved_at)
+    VALUES (:game, :variant, :day, :rules, :score, :score_key, :score_text, :won, :exact,
+            :actions, :nodes, :seconds, :solved_at)
+    ON CONFLICT DO NOTHING
+"""
+#: How many runs of a board's scope scored at least a score (the par), by scope as
+#: BOARD_QUERIES: the same partial indexes answer it.
+REACHED_QUERIES = {
+    (guild, age): "SELECT count(*) FROM runs AS r WHERE " + _BOARD_WHERE
+    + (_BOARD_GUILD if guild else "") + (_BOARD_AGE if age else "") + " AND r.score_key >= :key"
+    for guild in (False, True)
+    for age in (False, True)
+}
+# A player's finished dailies on days with a par, and those that scored at least the par.
+SELECT_PAR_RECORD = """
+    SELECT count(*) AS played,
+           coalesce(sum(CASE WHEN r.score_key >= p.score_key THEN 1 ELSE 0 END), 0) AS reached
+    FROM runs AS r
+    JOIN pars AS p ON p.game = r.game AND p.variant = r.variant AND p.day = r.day
+    WHERE r.kind = 'daily' AND r.owner_id = :owner_id AND r.game = :game
+      AND r.status <> 'playing'
+"""
+SELECT_TURN = "SELECT run_id, step, text, nodes, computed_at FROM run_turns WHERE run_id = :run_id"
+INSERT_TURN = """
+    INSERT INTO run_turns (run_id, step, text, nodes, computed_at)
+    VALUES (:run_id, :step, :text, :nodes, :computed_at)
+    ON CONFLICT DO NOTHING
+"""
+
+
 def score_key(score: Sequence[int]) -> str:
     """Text that sorts like the score list (parts zero-padded): what leaderboards index."""
     return ".".join(f"{max(0, min(int(part), 999_999)):06d}" for part in score)
@@ -868,6 +911,54 @@ class SqliteTx:
         _, _, line = _week_queries_of(where)
         row = self.conn.execute(line, {**_week_params(where), "owner_id": owner_id}).fetchone()
         return None if row is None else _week_line(row)
+
+    # ----- par and turning points -----------------------------------------------------------
+
+    def par(self, game: str, variant: str, day: str) -> ParRow | None:
+        params = {"game": game, "variant": variant, "day": day}
+        row = self.conn.execute(SELECT_PAR, params).fetchone()
+        if row is None:
+            return None
+        return ParRow(
+            game=row["game"], variant=row["variant"], day=row["day"], rules=row["rules"],
+            score=json.loads(row["score"]), score_text=row["score_text"], won=bool(row["won"]),
+            exact=bool(row["exact"]), actions=json.loads(row["actions"]), nodes=row["nodes"],
+            seconds=float(row["seconds"]), solved_at=row["solved_at"],
+        )
+
+    def insert_par(self, par: ParRow) -> bool:
+        params = {
+            "game": par.game, "variant": par.variant, "day": par.day, "rules": par.rules,
+            "score": _json(par.score), "score_key": score_key(par.score),
+            "score_text": par.score_text, "won": int(par.won), "exact": int(par.exact),
+            "actions": _json(par.actions), "nodes": par.nodes, "seconds": par.seconds,
+            "solved_at": par.solved_at,
+        }
+        return self.conn.execute(INSERT_PAR, params).rowcount == 1
+
+    def board_reached(self, where: BoardFilter, score: list[int]) -> int:
+        query = REACHED_QUERIES[where.guild_id is not None, where.max_owner_id is not None]
+        params = {**_board_params(where), "key": score_key(score)}
+        return int(self.conn.execute(query, params).fetchone()[0])
+
+    def par_record(self, owner_id: int, game: str) -> ParRecord:
+        row = self.conn.execute(
+            SELECT_PAR_RECORD, {"owner_id": owner_id, "game": game}
+        ).fetchone()
+        return ParRecord(played=int(row["played"]), reached=int(row["reached"]))
+
+    def turn(self, run_id: int) -> TurnRow | None:
+        row = self.conn.execute(SELECT_TURN, {"run_id": run_id}).fetchone()
+        if row is None:
+            return None
+        return TurnRow(run_id=row["run_id"], step=row["step"], text=row["text"],
+                       nodes=row["nodes"], computed_at=row["computed_at"])
+
+    def insert_turn(self, turn: TurnRow) -> None:
+        self.conn.execute(INSERT_TURN, {
+            "run_id": turn.run_id, "step": turn.step, "text": turn.text, "nodes": turn.nodes,
+            "computed_at": turn.computed_at,
+        })
 
 
 def _board_params(where: BoardFilter) -> dict[str, Any]:

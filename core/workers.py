@@ -1,0 +1,81 @@
+"""Worker processes for CPU-heavy pure work (the solver, hints): never on the event loop.
+
+The solver and the hints are pure Python that holds the GIL while it runs, so a thread would
+still stall the bot's event loop; they run in separate processes instead. Two lanes, each a
+``ProcessPoolExecutor`` of one process, started (spawn, so no copy of the bot's sockets or
+threads) on first use:
+
+- ``background``: long searches nobody waits for (each closed day's par);
+- ``interactive``: what a player waits for (a hint, a replay's turning point), so a par being
+  solved never holds a hint up.
+
+What runs there must be a module-level function of plain, picklable arguments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+BACKGROUND = "background"
+INTERACTIVE = "interactive"
+LANES = (BACKGROUND, INTERACTIVE)
+
+
+class Workers:
+    """The worker processes of one core; :meth:`close` ends them."""
+
+    def __init__(self) -> None:
+        self._pools: dict[str, ProcessPoolExecutor] = {}
+        self._closed = False
+
+    def _pool(self, lane: str) -> ProcessPoolExecutor:
+        if lane not in LANES:
+            raise ValueError(f"no worker lane {lane!r}")
+        if self._closed:
+            raise RuntimeError("the workers are closed")
+        pool = self._pools.get(lane)
+        if pool is None:
+            pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            )
+            self._pools[lane] = pool
+        return pool
+
+    async def run(self, lane: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the lane's worker process; its result (or its exception)."""
+        pool = self._pool(lane)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, functools.partial(fn, *args))
+        except BrokenProcessPool:
+            # The process died (killed, out of memory): the next call starts a new one.
+            log.error("the %s worker process died; starting a new one on the next call", lane)
+            if self._pools.get(lane) is pool:
+                del self._pools[lane]
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+    def close(self) -> None:
+        """End the worker processes now, work in progress included (a par being solved is
+        solved again after the next start: nothing was stored)."""
+        self._closed = True
+        for pool in self._pools.values():
+            # ProcessPoolExecutor (before Python 3.14) cannot kill a busy worker, and
+            # shutdown would wait for its search to end; the processes are terminated.
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+        self._pools.clear()
