@@ -40,6 +40,8 @@ class FakeDiscord:
         self.messages: dict[int, dict[str, Any]] = {}
         self._ids = itertools.count(5_000_000_000_000_000_000)
         self._sources: dict[int, int | None] = {}  # interaction id -> clicked message id
+        self._answered: dict[int, int] = {}  # interaction id -> the message its answer shows
+        self.picture_edits: list[int] = []  # interactions whose message got its picture
 
     async def attach(self, bot: discord.Client) -> None:
         """Install the fakes on ``bot`` and log it in (running its ``setup_hook``)."""
@@ -116,6 +118,16 @@ class FakeDiscord:
                          version="1") for c in kwargs.get("json", [])]
         raise AssertionError(f"unexpected REST call {route.method} {route.path}")
 
+    def _edit_original(self, token: str, files: list[Any]) -> dict[str, Any]:
+        interaction_id = int(token.removeprefix("token-"))
+        self.picture_edits.append(interaction_id)
+        message = self.messages[self._answered[interaction_id]]
+        message["attachments"] = [
+            {"id": str(next(self._ids)), "filename": f.filename, "size": 0, "url": "",
+             "proxy_url": ""} for f in files
+        ]
+        return deepcopy(message)
+
     def _callback(self, interaction_id: int, payload: dict[str, Any]) -> dict[str, Any]:
         done = self.responses.setdefault(interaction_id, [])
         done.append(payload)
@@ -138,6 +150,7 @@ class FakeDiscord:
                 "timestamp": "2026-11-29T12:00:00+00:00", "edited_timestamp": None,
             }
             self.messages[int(message["id"])] = message
+        self._answered[interaction_id] = int(message["id"])
         return {
             "interaction": {"id": str(interaction_id), "type": 3,
                             "response_message_id": message["id"],
@@ -154,6 +167,9 @@ class _Adapter(AsyncWebhookAdapter):
 
     async def request(self, route: Any, session: Any, *, payload: Any = None,
                       **kwargs: Any) -> Any:
+        if route.path == "/webhooks/{webhook_id}/{webhook_token}/messages/@original":
+            # The table picture, attached to the answered message after the click.
+            return self.fake._edit_original(route.webhook_token, kwargs.get("files") or [])
         if route.path != "/interactions/{webhook_id}/{webhook_token}/callback":
             raise AssertionError(f"unexpected webhook call {route.method} {route.path}")
         return self.fake._callback(int(route.webhook_id), payload)
