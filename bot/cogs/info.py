@@ -28,7 +28,10 @@ INTRO = (
     "one attempt each (`/daily`), no undo. A run may be finished until 01:00 UTC the next day "
     "and still rank; then the day's boards are final and its seed is revealed (`/verify`). "
     "`/leaderboard` compares this server's players or everyone's; `/stats` keeps your streaks. "
-    "{tie_break}"
+    "{tie_break}\n\n"
+    "**With friends:** `/challenge` deals a fresh deal that everyone who accepts plays once, "
+    "privately; its card ranks you as you finish and reveals the seed when it closes. "
+    "`/series` plays Tomb of Four Kings runs back to back and adds up their points."
 )
 EMBED_COLOUR = discord.Colour.dark_gold()
 
