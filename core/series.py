@@ -100,8 +100,10 @@ class Series:
         )
         return await self._ctx.store.write(_start_tx, dealt, length, self._ctx.now())
 
-    async def next(self, series_id: int, user_id: int, after: int) -> tuple[SeriesView, Run]:
-        """The run after run number ``after``: dealt now, or the one dealt already.
+    async def next(
+        self, series_id: int, user_id: int, after: int
+    ) -> tuple[SeriesView, Run, bool]:
+        """The run after run number ``after``: dealt now (True), or the one dealt already.
 
         Refuses while run ``after`` is being played, after the last run, and for someone
         else's series.
@@ -115,12 +117,14 @@ class Series:
         """The series a run belongs to, if any."""
         return await self._ctx.store.read(_of_run_tx, run_id)
 
-    def _next_tx(self, tx: Tx, series_id: int, user_id: int, after: int) -> tuple[SeriesView, Run]:
+    def _next_tx(
+        self, tx: Tx, series_id: int, user_id: int, after: int
+    ) -> tuple[SeriesView, Run, bool]:
         series = _view(tx, series_id)
         if series.owner_id != user_id:
             raise NotYourRun(_load(tx, series.current.run_id))
         if 0 < after < len(series.entries):  # dealt already (a second click)
-            return series, _load(tx, series.entries[after].run_id)
+            return series, _load(tx, series.entries[after].run_id), False
         if after != len(series.entries) or after < 1:
             raise Refusal("That button was on an older board of this series.")
         if series.current.status == RunStatus.PLAYING.value:
@@ -134,7 +138,7 @@ class Series:
         )
         run = insert_run(tx, row, state)
         tx.insert_series_run(series.id, after + 1, run.id)
-        return _view(tx, series.id), run
+        return _view(tx, series.id), run, True
 
 
 def _view(tx: Tx, series_id: int) -> SeriesView:

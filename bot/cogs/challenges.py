@@ -27,7 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import challenge_screens as views
-from bot import replies, screens
+from bot import metrics, replies, screens
 from bot.buttons import GARBLED, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.cogs.daily import player_name
@@ -150,6 +150,7 @@ class Challenges(commands.Cog):
         log.info("challenge %s: %s (%s) by user %s, opponent %s, run %s", challenge.id,
                  challenge.game, challenge.variant, user.id,
                  opponent.id if opponent else None, run.id)
+        metrics.run_started(run.game, run.kind.value)
         card = await core.challenges.card(challenge.id)
         embed, rows = views.card(card)
         callback = await interaction.response.send_message(
@@ -214,6 +215,7 @@ class Challenges(commands.Cog):
         run = accepted.run
         if accepted.created:
             log.info("challenge %s: accepted by user %s, run %s", challenge_id, user.id, run.id)
+            metrics.run_started(run.game, run.kind.value)
         notice = ACCEPTED if accepted.created else ALREADY
         screen = screens.board(run, owner=user.display_name, notice=notice)
         await self.play.present(interaction, screen, edit=False, ephemeral=True)

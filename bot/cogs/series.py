@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import challenge_screens as views
-from bot import replies, screens
+from bot import metrics, replies, screens
 from bot.buttons import GARBLED, Click
 from bot.cogs.play import not_yours
 from core import NotYourRun, Refusal, Run, RunKind
@@ -81,6 +81,7 @@ class Series(commands.Cog):
         if started.created:
             log.info("series %s: %d runs started by user %s (run %s)", started.series.id,
                      length, interaction.user.id, started.run.id)
+            metrics.run_started(started.run.game, started.run.kind.value)
         notice = NEW_SERIES.format(length=started.series.length) if started.created else GOING
         screen = screens.board(started.run, owner=interaction.user.display_name, notice=notice)
         await self.play.present(interaction, screen, edit=False, ephemeral=private)
@@ -100,7 +101,8 @@ class Series(commands.Cog):
     async def _next(self, interaction: discord.Interaction[Any], series_id: int,
                     after: int) -> None:
         try:
-            _, run = await self.bot.core.series.next(series_id, interaction.user.id, after)
+            _, run, dealt = await self.bot.core.series.next(series_id, interaction.user.id,
+                                                            after)
         except NotYourRun as exc:
             await replies.notice(interaction, not_yours(exc.run))
             return
@@ -109,6 +111,10 @@ class Series(commands.Cog):
                      interaction.user.id, exc)
             await replies.notice(interaction, str(exc))
             return
+        if dealt:
+            log.info("series %s: run %d (run %s) dealt for user %s", series_id, after + 1,
+                     run.id, interaction.user.id)
+            metrics.run_started(run.game, run.kind.value)
         screen = screens.board(run, owner=interaction.user.display_name)
         await self.play.present(interaction, screen, edit=True)
 
@@ -121,6 +127,8 @@ class Series(commands.Cog):
         except Refusal as exc:
             await replies.notice(interaction, str(exc))
             return
+        if started.created:
+            metrics.run_started(started.run.game, started.run.kind.value)
         notice = NEW_SERIES.format(length=started.series.length) if started.created else GOING
         screen = screens.board(started.run, owner=interaction.user.display_name, notice=notice)
         message = interaction.message

@@ -101,3 +101,21 @@ async def test_the_week_board_adds_up_the_daily_tomb_points_of_this_week(
     assert f"**alice** — {points[world.alice.id]} points (2 days)" in text
     assert f"**bob** — {points[world.bob.id]} points (2 days)" in text
     assert "← you" in text
+
+
+async def test_the_week_board_pages_survive_a_restart(world, make_bot, clock, error_logs):
+    clock.now = datetime(2026, 12, 8, 9, 0, tzinfo=UTC)  # the Tuesday
+    for user in range(1, 13):
+        await world.core.rankings.remember_name(user, f"player {user:02d}")
+        started = await world.core.daily.start(user, "tomb", guild_id=world.guild.id)
+        await play_out(world.core, started.run, random.Random(user))
+    clock.now = FRIDAY
+    page = (await world.slash(world.bob, "leaderboard", game="tomb", day="week")).response
+    assert "12 players · page 1/2" in page.embeds[0].footer.text
+    nxt = button_id(world, page, "Next")
+    await world.env.restart_bot(make_bot(clock=clock))
+    clock.now = datetime(2026, 12, 14, 9, 0, tzinfo=UTC)  # next week: the page keeps its week
+    second = (await world.click(world.bob, page, nxt)).response
+    assert "page 2/2" in second.embeds[0].footer.text
+    assert "week of 2026-12-07 to 2026-12-13" in second.embeds[0].title
+    assert len([ln for ln in world.description(second).splitlines() if ln.startswith("`#")]) == 2

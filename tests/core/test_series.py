@@ -51,10 +51,10 @@ async def test_a_series_of_three_adds_up_its_points_and_a_death_counts_zero(seed
         await core.series.next(started.series.id, ALICE, 2)
     with pytest.raises(NotYourRun):
         await core.series.next(started.series.id, BOB, 1)
-    series, second = await core.series.next(started.series.id, ALICE, 1)
-    assert second.seed != first.seed  # a new deal
-    again, same = await core.series.next(started.series.id, ALICE, 1)  # a double click
-    assert same.id == second.id and len(again.entries) == 2
+    series, second, dealt = await core.series.next(started.series.id, ALICE, 1)
+    assert dealt and second.seed != first.seed  # a new deal
+    again, same, dealt = await core.series.next(started.series.id, ALICE, 1)  # a double click
+    assert not dealt and same.id == second.id and len(again.entries) == 2
     with pytest.raises(Refusal, match="Finish this run first"):
         await core.series.next(started.series.id, ALICE, 2)
     back = await core.series.start(ALICE, 5)  # one series at a time: this one comes back
@@ -62,7 +62,7 @@ async def test_a_series_of_three_adds_up_its_points_and_a_death_counts_zero(seed
 
     dead = await play_out(core, second, random.Random(1))
     assert dead.outcome == "dead"
-    series, third = await core.series.next(started.series.id, ALICE, 2)
+    series, third, _ = await core.series.next(started.series.id, ALICE, 2)
     assert series.total == 27 and not series.finished
     last = await play_out(core, third, random.Random(2))
     assert last.score == [1, 19, 1]
@@ -82,9 +82,9 @@ async def test_a_resigned_run_counts_zero_and_the_best_total_is_kept(seeded: Cor
     core = seeded
     started = await core.series.start(ALICE, 3)
     first = await play_out(core, started.run, random.Random(1))  # 27 points
-    _, second = await core.series.next(started.series.id, ALICE, 1)
+    _, second, _ = await core.series.next(started.series.id, ALICE, 1)
     await core.runs.resign(second.id, ALICE, second.version)
-    _, third = await core.series.next(started.series.id, ALICE, 2)
+    _, third, _ = await core.series.next(started.series.id, ALICE, 2)
     third = await play_out(core, third, random.Random(0))
     done = await core.series.get(started.series.id)
     expected = first.score[1] + (third.score[1] if third.status.value == "over" else 0)
