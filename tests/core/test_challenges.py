@@ -13,7 +13,7 @@ import pytest
 from core import Core, RunKind, RunOver
 from core.challenges import ChallengeClosed, NotChallenger, NotForYou
 from core.errors import Refusal
-from rules import GAMES
+from rules import GAMES, replay
 from store.postgres import PostgresTx
 from tests.core.conftest import BACKENDS, SECRET, Clock
 from tests.core.test_act import play_out
@@ -88,6 +88,10 @@ async def test_the_card_ranks_players_as_they_finish_and_hides_the_seed_until_cl
 
     final, closed = await core.challenges.close(challenge.id, ALICE)
     assert closed and final.challenge.revealed_seed == alices.seed
+    # What `python -m rules replay` does with the revealed seed and a player's moves.
+    replayed = replay("tomb", "standard", final.challenge.revealed_seed,
+                      await core.runs.moves(bobs.id))
+    assert GAMES["tomb"].score(replayed) == bob_done.score
 
 
 async def test_the_named_opponent_rule(core: Core) -> None:
