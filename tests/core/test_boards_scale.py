@@ -1,5 +1,6 @@
-"""Board pages read without walking the lines above them (``store.sqlite.BoardQueries``) rank
-and order exactly as the board's definition says, on every page, at every page size.
+"""Board pages read without walking the lines above them (``store.sqlite.BoardQueries``, which
+PostgreSQL runs too) rank and order exactly as the board's definition says, on every page, at
+every page size, on both backends.
 
 A day's board is filled with hundreds of ranked dailies whose scores fall in a few values (tie
 groups far longer than a page, so page edges cut through them), players whose names differ only
@@ -19,10 +20,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from core import Core
 from core.rankings import DISCORD_EPOCH_MS, PAGE_SIZE, max_owner_id
+from store import is_postgres_url
 from store.base import BoardFilter, BoardLine
 from store.sqlite import score_key
 from tests.core.conftest import SECRET, Clock
@@ -75,30 +78,35 @@ def make_rows(rng: random.Random, count: int) -> tuple[list[Row], dict[int, str]
     return rows, names
 
 
-def store_rows(path: Path, rows: list[Row], names: dict[int, str]) -> None:
+def store_rows(path: Path | str, rows: list[Row], names: dict[int, str]) -> None:
+    """Write the rows behind the core's back, on either backend."""
+    runs = [
+        (r.owner_id, r.guild_id, r.game, r.variant, r.day, r.status, json.dumps(r.score),
+         score_key(r.score), f"{r.score[0]} cards", r.score[0], int(r.ranked), f"{r.game}/1",
+         "2026-12-03T10:00:00.000+00:00", "2026-12-03T10:05:00.000+00:00",
+         "2026-12-03T10:05:00.000+00:00")
+        for r in rows
+    ]
+    statements = [
+        ("INSERT INTO runs (owner_id, guild_id, game, variant, seed, kind, day, status, outcome,"
+         " score, score_key, score_text, points, state, moves, version, ranked, rules,"
+         " created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, '1', 'daily', ?, ?, 'lost',"
+         " ?, ?, ?, ?, '{}', 3, 3, ?, ?, ?, ?, ?)", runs),
+        ("INSERT INTO players (user_id, name, updated_at) VALUES (?, ?, '2026-12-01')",
+         list(names.items())),
+        ("INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)",
+         [(STRICT_GUILD, "min-account-age", str(STRICT_DAYS))]),
+    ]
+    if is_postgres_url(path):
+        with psycopg.connect(str(path)) as pg, pg.cursor() as cursor:
+            for sql, params in statements:
+                cursor.executemany(sql.replace("?", "%s"), params)
+        return
     conn = sqlite3.connect(path)
     try:
         with conn:
-            conn.executemany(
-                "INSERT INTO runs (owner_id, guild_id, game, variant, seed, kind, day, status,"
-                " outcome, score, score_key, score_text, points, state, moves, version, ranked,"
-                " rules, created_at, updated_at, finished_at)"
-                " VALUES (?, ?, ?, ?, '1', 'daily', ?, ?, 'lost', ?, ?, ?, ?, '{}', 3, 3, ?,"
-                " ?, ?, ?, ?)",
-                [(r.owner_id, r.guild_id, r.game, r.variant, r.day, r.status,
-                  json.dumps(r.score), score_key(r.score), f"{r.score[0]} cards", r.score[0],
-                  int(r.ranked), f"{r.game}/1", "2026-12-03T10:00:00.000+00:00",
-                  "2026-12-03T10:05:00.000+00:00", "2026-12-03T10:05:00.000+00:00")
-                 for r in rows],
-            )
-            conn.executemany(
-                "INSERT INTO players (user_id, name, updated_at) VALUES (?, ?, '2026-12-01')",
-                names.items(),
-            )
-            conn.execute(
-                "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)",
-                (STRICT_GUILD, "min-account-age", str(STRICT_DAYS)),
-            )
+            for sql, params in statements:
+                conn.executemany(sql, params)
     finally:
         conn.close()
 
@@ -121,11 +129,10 @@ def seen(line: BoardLine) -> tuple:
 
 
 @pytest.fixture
-async def filled(tmp_path: Path) -> AsyncIterator[tuple[Core, list[Row], dict[int, str]]]:
-    path = tmp_path / "boards.sqlite3"
-    core = await Core.open(path, clock=Clock(NOW), daily_secret=SECRET)
+async def filled(db_path: Path) -> AsyncIterator[tuple[Core, list[Row], dict[int, str]]]:
+    core = await Core.open(db_path, clock=Clock(NOW), daily_secret=SECRET)
     rows, names = make_rows(random.Random(7), 700)
-    store_rows(path, rows, names)
+    store_rows(db_path, rows, names)
     yield core, rows, names
     await core.close()
 
