@@ -47,18 +47,20 @@ from typing import Any
 from core import Core
 from core.clock import timestamp
 from core.daily import closes_at
-from core.rankings import DISCORD_EPOCH_MS, PAGE_SIZE, max_owner_id
+from core.rankings import DISCORD_EPOCH_MS, PAGE_SIZE, max_owner_id, week_of
 from core.settings import MIN_ACCOUNT_AGE
 from rules import GAMES, Game
 from rules.deal import daily_seed
-from store.base import BoardFilter
+from store.base import BoardFilter, WeekFilter
 from store.sqlite import (
     SELECT_BEST,
     SELECT_DAILY_MARKS,
     SELECT_GAME_STATS,
     SELECT_GUILD_SETTINGS,
     SELECT_STREAKS,
+    WEEK_QUERIES,
     _board_params,
+    _week_params,
     board_queries,
     score_key,
 )
@@ -545,6 +547,10 @@ def cases(s: Samples) -> list[Case]:
         owner, game_, variant_, day, guild = rng.choice([r for r in s.runs if r[4] is not None])
         return await core.rankings.board(game_, variant_, day, guild_id=guild, viewer_id=owner)
 
+    async def week(core: Core, rng: random.Random) -> Any:
+        owner = rng.choice(s.runs)[0]
+        return await core.rankings.week(game, variant, rng.choice(s.days), viewer_id=owner)
+
     async def record(core: Core, rng: random.Random) -> Any:
         owner, game_ = rng.choice(s.players)
         return await core.rankings.record(owner, game_)
@@ -557,6 +563,7 @@ def cases(s: Samples) -> list[Case]:
         Case(f"global board, page 1 ({game} {variant})", first_page),
         Case(f"global board, last page ({game} {variant})", last_page),
         Case("server board (any game)", server),
+        Case(f"global week board, page 1 ({game} {variant})", week),
         Case("player record: stats, streaks, 14 days", record),
         Case("player standing: server + global line", standing),
     ]
@@ -653,6 +660,14 @@ def plans(s: Samples) -> list[Plan]:
             Plan(f"board size ({scope})", q.size, params, index),
             Plan(f"board line ({scope})", q.line, params, index),
         ]
+    first, last = week_of(day)
+    week = {**_week_params(WeekFilter(game, variant, first, last)), "limit": PAGE_SIZE,
+            "offset": 0, "owner_id": owner}
+    page, size, _ = WEEK_QUERIES[False, False]
+    found += [  # a week's totals are summed per player, then sorted: the whole week's players
+        Plan("week board page (global)", page, week, "runs_board", sorts=True),
+        Plan("week board size (global)", size, week, "runs_board"),
+    ]
     player = {"owner_id": owner, "game": game}
     return [
         *found,
