@@ -63,9 +63,11 @@ class BotProcess:
         deadline = loop.time() + timeout
         while not (self.discord.sessions > sessions and self.discord.connected):
             if self.proc.returncode is not None:
-                raise RuntimeError(f"the bot exited with {self.proc.returncode}; see {self.log}")
+                raise RuntimeError(f"the bot exited with {self.proc.returncode}; its log ends:\n"
+                                   + self.log_tail())
             if loop.time() > deadline:
-                raise TimeoutError(f"the bot did not connect in {timeout} s; see {self.log}")
+                raise TimeoutError(f"the bot did not connect in {timeout} s; its log ends:\n"
+                                   + self.log_tail())
             await asyncio.sleep(0.02)
 
     def cpu_seconds(self) -> float:
@@ -90,6 +92,9 @@ class BotProcess:
             except TimeoutError:
                 await self.kill()
         return self.proc.returncode
+
+    def log_tail(self, lines: int = 25) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
 
     def log_text(self) -> str:
         with contextlib.suppress(FileNotFoundError):
