@@ -62,6 +62,7 @@ CONTROLS: dict[str, str] = {
     "abandon": "variant",  # resign the unfinished run and start anew in this variant
     "again": "",  # a new practice run of the same game and variant
     "show": "flag",  # bring a board back from /games ("p" = privately)
+    "hint": "",  # a suggested move, with why (practice runs)
 }
 
 

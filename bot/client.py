@@ -34,6 +34,7 @@ EXTENSIONS = (
     "bot.cogs.settings",
     "bot.cogs.posts",
     "bot.cogs.challenges", "bot.cogs.series",
+    "bot.cogs.replays", "bot.cogs.par",
 )
 
 SCOPES = ("bot", "applications.commands")
@@ -78,6 +79,7 @@ class DungeonBot(commands.Bot):
         pool_size: int | None = None,
         pictures: bool = True,
         card_emoji: bool = True,
+        solve_par: bool = True,
         **shards: object,
     ) -> None:
         # Slash commands and buttons only: no message content, no members.
@@ -107,6 +109,9 @@ class DungeonBot(commands.Bot):
         #: Card code -> its application emoji, once synced (empty: text cards).
         self.card_emoji: dict[str, discord.PartialEmoji] = {}
         self._sync_emoji = card_emoji
+        #: Solve each closed day's deals in the background (``bot.cogs.par``); tests turn it
+        #: off and run its passes themselves.
+        self.solve_par = solve_par
         self._emoji_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:

@@ -78,11 +78,19 @@ def board(
     if playing:
         if run.kind is RunKind.PRACTICE and run.moves > 0:
             rows.add_item(_control("undo", run, label="Undo", emoji="↩️"))
+        if run.kind is RunKind.PRACTICE:  # never on dailies, challenges or series
+            rows.add_item(_control("hint", run, label="Hint", emoji="💡"))
         rows.add_item(_control("resign", run, label="Resign", emoji="🏳️"))
     else:
         rows.add_item(_control("again", run, label="Play again", emoji="🔁",
                                style=discord.ButtonStyle.primary))
     return Screen(drawn.embed, rows, run)
+
+
+def hint_notice(run: Run, action: str, reason: str) -> str:
+    """The line a hint adds atop the board: the move as its button reads, and why."""
+    label = run.engine.label(run.table, action)
+    return f"💡 Hint: **{label}** — {reason}"
 
 
 def confirm_resign(run: Run, *, owner: str | None = None) -> Screen:

@@ -12,12 +12,17 @@ from bot.boards.common import clip
 from bot.buttons import ButtonRows, button, make_id
 from core.daily import closes_at, day_number, next_deal_at
 from core.model import Run
+from core.par import ParStanding
 from core.rankings import ContestRecord, GameRecord, Leaderboard, Standing, WeekBoard
 from rules import GAMES
-from store.base import BoardLine, WeekLine
+from store.base import BoardLine, ParRecord, WeekLine
 
 #: The custom id kind of a leaderboard page button.
 BOARD_PAGE = "lb"
+#: The custom id kind of a replay's buttons (``bot.cogs.replays``).
+REPLAY = "rp"
+#: A closed day's board offers a replay of its page's first runs.
+REPLAY_BUTTONS = 3
 COLOUR = discord.Colour.dark_gold()
 
 #: The last days of dailies at a glance, one square a day.
@@ -58,8 +63,11 @@ def board_page_id(board: Leaderboard, page: int) -> str:
 
 
 def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
-                guild_name: str | None = None) -> tuple[discord.Embed, ButtonRows | None]:
-    """A page of a day's board, the viewer's line if lower, and paging buttons."""
+                guild_name: str | None = None, par: ParStanding | None = None,
+                ) -> tuple[discord.Embed, ButtonRows | None]:
+    """A page of a day's board, the viewer's line if lower, and paging buttons; once the
+    day is closed, its par (``par``) and a button to replay each of the page's first
+    :data:`REPLAY_BUTTONS` runs."""
     where = f"{guild_name or 'this server'}" if board.guild_id is not None else "everyone"
     title = f"{game_day(board.game, board.day)} · {board.variant} · {where}"
     lines = [line_text(line, you=line.owner_id == viewer_id) for line in board.lines]
@@ -77,17 +85,35 @@ def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
         final = closes_at(board.day)
         state = f"Open: final at {final:%H:%M} UTC, in {until(final, now)}"
     embed.add_field(name="Board", value=state, inline=False)
+    if par is not None:
+        embed.add_field(name="Par", value=par_field(par), inline=False)
     embed.set_footer(text=clip(
         f"{board.size} ranked · page {board.page + 1}/{board.pages} · "
         f"commitment {board.commitment[:16]}…", 2048))
-    if board.pages <= 1:
+    replays = board.lines[:REPLAY_BUTTONS] if board.closed else []
+    if board.pages <= 1 and not replays:
         return embed, None
     rows = ButtonRows()
-    rows.add_item(button(board_page_id(board, board.page - 1), label="Previous", emoji="◀️",
-                         disabled=board.page == 0))
-    rows.add_item(button(board_page_id(board, board.page + 1), label="Next", emoji="▶️",
-                         disabled=board.page >= board.pages - 1))
+    if board.pages > 1:
+        rows.add_item(button(board_page_id(board, board.page - 1), label="Previous",
+                             emoji="◀️", disabled=board.page == 0, row=0))
+        rows.add_item(button(board_page_id(board, board.page + 1), label="Next", emoji="▶️",
+                             disabled=board.page >= board.pages - 1, row=0))
+    for line in replays:
+        rows.add_item(button(replay_open_id(line.run_id), label=f"Replay #{line.rank}",
+                             emoji="🎞️", row=1))
     return embed, rows
+
+
+def replay_open_id(run_id: int) -> str:
+    """A button that opens a run's replay in a new message (``bot.cogs.replays``)."""
+    return make_id(REPLAY, run_id, 0, "o")
+
+
+def par_field(par: ParStanding) -> str:
+    """``Par: won with 14 HP (exact)`` and how many of the board reached it."""
+    players = "player" if par.ranked == 1 else "players"
+    return f"{par.text}\nReached by **{par.reached}** of {par.ranked} ranked {players}."
 
 
 # ----- the week's board ---------------------------------------------------------------------
@@ -165,7 +191,8 @@ def contest_lines(contests: ContestRecord | None) -> list[str]:
 
 
 def stats(name: str, records: list[GameRecord],
-          contests: dict[str, ContestRecord] | None = None) -> discord.Embed:
+          contests: dict[str, ContestRecord] | None = None,
+          pars: dict[str, ParRecord] | None = None) -> discord.Embed:
     """A player's record per game: runs, wins, best and average, streaks, the last 14 days,
     and (``contests``, by game) challenges played and won and the best series totals."""
     embed = discord.Embed(title=clip(f"{name}'s record", 256), colour=COLOUR)
@@ -185,6 +212,9 @@ def stats(name: str, records: list[GameRecord],
         ]
         if s.hinted:
             lines.append(f"Runs with hints: {s.hinted}")
+        par = (pars or {}).get(s.game)
+        if par is not None and par.played:
+            lines.append(f"Par reached: **{par.reached}** of {par.played} solved dailies")
         lines += contest_lines((contests or {}).get(s.game))
         embed.add_field(name=engine.title, value="\n".join(lines), inline=False)
     embed.set_footer(text="🟩 won · 🟨 out alive · 🟥 lost · ⬜ resigned · ⬛ not played")
@@ -223,8 +253,9 @@ def commitment_field(embed: discord.Embed, run: Run, commitment: str) -> None:
 
 
 def verify(game: str, variant: str, day: str, commitment: str, seed: int | None,
-           now: datetime) -> discord.Embed:
-    """The day's commitment, and once closed its seed and how to check both."""
+           now: datetime, par: ParStanding | None = None) -> discord.Embed:
+    """The day's commitment, and once closed its seed and how to check both, and its par
+    (``par``) once solved."""
     title = f"{game_day(game, day)} · {variant} · {day}"
     lines = [f"Commitment: `{commitment}`"]
     if seed is None:
@@ -242,6 +273,13 @@ def verify(game: str, variant: str, day: str, commitment: str, seed: int | None,
             f"```\npython -m rules replay {game} --variant {variant} --seed {seed} "
             "--actions run.txt\n```",
         ]
+        if par is not None:
+            lines += ["", par_field(par),
+                      f"Check it: `python -m rules solve {game} --variant {variant} "
+                      f"--seed {seed}`"]
+        else:
+            lines += ["", "Par (the best score this deal allows): not solved yet; the latest "
+                      "days are solved within minutes of closing."]
     return discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
 
 

@@ -55,10 +55,9 @@ class Hints:
         self.budget = budget
         self.samples = samples
 
-    async def suggest(self, run_id: int, user_id: int, version: int) -> tuple[Run, Hint]:
-        """A hint for the run as the board at ``version`` showed it, and the run marked
-        hinted (its new version). Raises ``NotYourRun``, ``RunOver``, ``StaleBoard``, or a
-        ``Refusal`` for a run that is not practice."""
+    async def check(self, run_id: int, user_id: int, version: int) -> Run:
+        """The run, if its board at ``version`` may ask for a hint: raises ``NotYourRun``,
+        ``RunOver``, ``StaleBoard``, or a ``Refusal`` for a run that is not practice."""
         run = await self._runs.get(run_id)
         if run.owner_id != user_id:
             raise NotYourRun(run)
@@ -68,6 +67,12 @@ class Hints:
             raise Refusal(PRACTICE_ONLY)
         if run.version != version:
             raise StaleBoard(run)
+        return run
+
+    async def suggest(self, run_id: int, user_id: int, version: int) -> tuple[Run, Hint]:
+        """A hint for the run as the board at ``version`` showed it, and the run marked
+        hinted (its new version); refusals as :meth:`check`."""
+        run = await self.check(run_id, user_id, version)
         found = await self._workers.run(
             INTERACTIVE, compute_hint, run.game, run.engine.dump(run.state),
             f"hint:{run.id}:{run.moves}", self.budget, self.samples,

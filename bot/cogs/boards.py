@@ -80,6 +80,7 @@ class Boards(commands.Cog):
         embed, rows = standings.leaderboard(
             board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
             guild_name=interaction.guild.name if interaction.guild else None,
+            par=await self.bot.core.par.on_board(board),
         )
         content = DM_SERVER_BOARD if scope == "server" and not in_server else None
         kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
@@ -117,6 +118,7 @@ class Boards(commands.Cog):
         embed, rows = standings.leaderboard(
             board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
             guild_name=interaction.guild.name if interaction.guild else None,
+            par=await self.bot.core.par.on_board(board),
         )
         await interaction.response.edit_message(embed=embed, view=rows)
 
@@ -177,10 +179,12 @@ class Boards(commands.Cog):
                 r.stats.game: await self.bot.core.rankings.contests(who.id, r.stats.game)
                 for r in records
             }
+            pars = {r.stats.game: await self.bot.core.par.record(who.id, r.stats.game)
+                    for r in records}
         except Refusal as exc:
             await replies.notice(interaction, str(exc))
             return
-        embed = standings.stats(who.display_name, records, contests)
+        embed = standings.stats(who.display_name, records, contests, pars)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

@@ -110,6 +110,7 @@ class Daily(commands.Cog):
             commitment = await core.daily.commitment(engine.key, variant, the_day)
             closed = core.daily.is_closed(the_day)
             seed = await core.daily.revealed_seed(engine.key, variant, the_day) if closed else None
+            par = await core.par.of_day(engine.key, variant, the_day) if closed else None
             files = []
             if run is not None:
                 files.append(await self._moves_file(run, engine.key, variant, the_day, closed))
@@ -118,7 +119,7 @@ class Daily(commands.Cog):
             await replies.notice(interaction, str(exc))
             return
         embed = standings.verify(engine.key, variant, the_day, commitment, seed,
-                                 core.ctx.clock())
+                                 core.ctx.clock(), par)
         await interaction.response.send_message(embed=embed, files=files)
 
     async def _moves_file(

@@ -182,6 +182,9 @@ class Play(commands.Cog):
             await self.redraw(interaction, run)
             await self.after_write(interaction, run)
             return
+        if verb == "hint":
+            await self.hint(interaction, click.run_id, version)
+            return
         if verb == "abandon":
             run = await runs.abandon(click.run_id, user_id, version, click.arg or None)
             _log_start(run, interaction)
@@ -214,6 +217,17 @@ class Play(commands.Cog):
                                ephemeral=click.arg == "p" or private)
         else:  # pragma: no cover - CONTROLS and this chain are kept in step
             raise RuntimeError(f"no handler for control {verb!r}")
+
+    async def hint(self, interaction: discord.Interaction[Any], run_id: int, version: int) -> None:
+        """A practice board's Hint: the board comes back with the suggested move and why on
+        top, and the run's new version on its buttons (a hint marks the run hinted)."""
+        hints = self.core.hints
+        await hints.check(run_id, interaction.user.id, version)  # refusals answer at once
+        # The search takes about a second (more while the worker process first starts).
+        await interaction.response.defer()
+        run, found = await hints.suggest(run_id, interaction.user.id, version)
+        log.info("run %s: hint %r for user %s", run.id, found.action, interaction.user.id)
+        await self.redraw(interaction, run, screens.hint_notice(run, found.action, found.reason))
 
     # ----- shared ----------------------------------------------------------------------------
 
@@ -276,7 +290,10 @@ class Play(commands.Cog):
             message = interaction.message
             if not picture and message is not None and message.attachments:
                 kwargs["attachments"] = []  # no stale picture under a board without one
-            await interaction.response.edit_message(content=None, **kwargs)
+            if interaction.response.is_done():  # deferred first (a hint): edit it now
+                await interaction.edit_original_response(content=None, **kwargs)
+            else:
+                await interaction.response.edit_message(content=None, **kwargs)
         else:
             await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
         if picture:

@@ -43,6 +43,8 @@ async def make_bot(db_path: Path) -> AsyncIterator[Callable[..., DungeonBot]]:
         # they would only add uploads and picture edits to every transcript.
         options.setdefault("pictures", False)
         options.setdefault("card_emoji", False)
+        # The par loop solves for minutes in a worker process; tests run its passes themselves.
+        options.setdefault("solve_par", False)
         options.setdefault("random_seed", lambda: next(seeds))
         bot = create_bot(db_path, **options)
         made.append(bot)

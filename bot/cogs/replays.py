@@ -1,0 +1,129 @@
+"""/replay: a finished daily of a closed day, step by step, with restart-proof buttons.
+
+``/replay run:<id>`` answers in the channel (the day is closed, its seed public); a "Replay"
+button on a closed day's leaderboard or on a finished daily's board opens one privately for
+the clicker. The first opening of a run works out its turning point in the worker process
+(a few seconds: the response is deferred meanwhile) and keeps it; paging (``dd.rp:...``)
+only reads. Refusals (an open day, someone else's unranked run, not a daily) are one
+sentence from the core.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replay_screens as views
+from bot import replies, screens
+from bot.buttons import GARBLED, Click, button
+from bot.standings import REPLAY, replay_open_id
+from core import Refusal, Run, RunKind, RunNotFound
+from core.replays import Step
+
+if TYPE_CHECKING:
+    from bot.client import DungeonBot
+    from bot.cogs.play import Play
+
+log = logging.getLogger(__name__)
+
+NO_RUN = "There is no run with that number."
+NO_TURN = "The turning point of run #{run} could not be worked out; the replay works without it."
+
+
+class Replays(commands.Cog):
+    """Replays of finished dailies and their paging buttons."""
+
+    def __init__(self, bot: DungeonBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.clicks.register(REPLAY, self.on_click)
+        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        if play is not None:
+            play.board_extras[RunKind.DAILY] = self.dress
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unregister(REPLAY)
+        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        if play is not None:
+            play.board_extras.pop(RunKind.DAILY, None)
+
+    @app_commands.command(name="replay")
+    @app_commands.describe(run="The run's number (on the leaderboard and its board)")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    async def replay(
+        self, interaction: discord.Interaction[Any], run: app_commands.Range[int, 1]
+    ) -> None:
+        """Step through a finished daily of a closed day, with its turning point."""
+        await self.open(interaction, run, ephemeral=False)
+
+    async def open(self, interaction: discord.Interaction[Any], run_id: int, *,
+                   ephemeral: bool) -> None:
+        """Send the replay's first step as a new message (working out the turning point the
+        first time)."""
+        user_id = interaction.user.id
+        try:
+            await self.bot.core.replays.check(run_id, user_id)
+        except RunNotFound:
+            await replies.notice(interaction, NO_RUN)
+            return
+        except Refusal as exc:
+            log.info("refused: replay of run %s for user %s: %s", run_id, user_id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        try:
+            await self.bot.core.replays.turn(run_id, user_id)
+        except Refusal as exc:  # the run changed meanwhile (a backup restored, say)
+            await replies.notice(interaction, str(exc))
+            return
+        except Exception:  # the replay is still worth showing without its turning point
+            log.exception("run %s: its turning point could not be worked out", run_id)
+            await interaction.followup.send(NO_TURN.format(run=run_id), ephemeral=True)
+        step = await self.bot.core.replays.step(run_id, user_id, 0)
+        embed, rows = views.step_screen(step)
+        await interaction.followup.send(
+            ephemeral=ephemeral, allowed_mentions=replies.NO_MENTIONS, **views.kwargs(embed, rows)
+        )
+
+    async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """``dd.rp:<run>:<step>:<tag>``: show that step (``o``: open in a new message)."""
+        parts = click.parts
+        if not (len(parts) == 3 and parts[0].isdigit() and len(parts[0]) <= 19
+                and parts[1].isdigit() and len(parts[1]) <= 5 and parts[2] in views.TAGS):
+            log.info("refused: garbled replay id %r from user %s", click.custom_id,
+                     interaction.user.id)
+            await replies.notice(interaction, GARBLED)
+            return
+        run_id, number, tag = int(parts[0]), int(parts[1]), parts[2]
+        if tag == views.OPEN:
+            await self.open(interaction, run_id, ephemeral=True)
+            return
+        try:
+            step: Step = await self.bot.core.replays.step(run_id, interaction.user.id, number)
+        except RunNotFound:
+            await replies.notice(interaction, NO_RUN)
+            return
+        except Refusal as exc:
+            log.info("refused: replay page %r for user %s: %s", click.custom_id,
+                     interaction.user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        embed, rows = views.step_screen(step)
+        await interaction.response.edit_message(**views.kwargs(embed, rows))
+
+    async def dress(self, run: Run, screen: screens.Screen) -> None:
+        """A finished daily's board offers its replay (refused, saying when, until the day
+        closes)."""
+        if run.over:
+            screen.buttons.add_item(button(replay_open_id(run.id), label="Replay", emoji="🎞️",
+                                           row=screens.CONTROL_ROW))
+
+
+async def setup(bot: DungeonBot) -> None:
+    await bot.add_cog(Replays(bot))
