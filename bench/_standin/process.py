@@ -48,6 +48,7 @@ class BotProcess:
         env |= {"DISCORD_TOKEN": self.discord.token, "DISCORD_API_BASE": self.discord.base_url,
                 "DATABASE_PATH": str(self.database), "DAILY_SECRET": "stand-in daily secret",
                 "DEV_GUILD_ID": "", "LOG_LEVEL": self.log_level, "METRICS_PORT": "",
+                "DATABASE_URL": "", "DATABASE_READ_URL": "", "SHARD_COUNT": "", "SHARD_IDS": "",
                 "PYTHONUNBUFFERED": "1"}
         return env
 
