@@ -19,7 +19,7 @@ throwaway cluster in a temporary folder, with every commit durable (``fsync``,
    move (a click answered with the updated board) is in the database, every run replays, and
    no process logged an error.
 
-    .venv/bin/python -m bench.shards           # 4 shards; 1, 2, 4 processes; 64 players, 15 s
+    .venv/bin/python -m bench.shards           # 4 shards; 1, 2, 4 processes; 24 players, 15 s
     .venv/bin/python -m bench.shards --quick   # 2 shards, 2 processes, 8 players: seconds
 """
 
@@ -300,21 +300,28 @@ def report(results: list[Scaling], args: argparse.Namespace, shard_count: int) -
     print("CPU as % of one core during the window; the machine has "
           f"{cores * 100} %")
     print(f"{'processes':>9} {'shards':<14} {'clicks/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'bot CPU each':<22} {'PostgreSQL':>10} {'driver':>7} {'total':>6}")
+          f"{'bot CPU each':<22} {'PostgreSQL':>10} {'driver':>7} {'total':>6}   "
+          "CPU ms per click: bots, PostgreSQL, driver")
     ok = True
     for r in results:
+        def per(cpu: float, r: Scaling = r) -> float:
+            return 1000 * cpu / max(len(r.clicks), 1)
+
         each = " ".join(f"{100 * c / r.seconds:.0f}" for c in r.bot_cpu)
         total = 100 * (sum(r.bot_cpu) + r.postgres_cpu + r.driver_cpu) / r.seconds
         shards = " ".join(",".join(map(str, s)) for s in r.shards)
         print(f"{r.processes:>9} {shards:<14} {r.rate:9.0f} {pct(r.clicks, 50):8.1f} "
               f"{pct(r.clicks, 99):8.1f} {each + ' %':<22} "
               f"{100 * r.postgres_cpu / r.seconds:9.0f}% {100 * r.driver_cpu / r.seconds:6.0f}%"
-              f" {total:5.0f}%")
+              f" {total:5.0f}%   {per(sum(r.bot_cpu)):.1f}, {per(r.postgres_cpu):.1f}, "
+              f"{per(r.driver_cpu):.1f}")
     for r in results:
         status = "no error" if not r.problems else ", ".join(
             f"{n} × {k}" for k, n in r.problems.most_common())
         print(f"{r.processes} process(es): {r.database}; {status}")
         ok = ok and not r.problems
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (other "
+          "processes on the machine take the CPU the total leaves)")
     if len(results) > 1:
         best = max(results, key=lambda r: r.rate)
         busiest = max(
@@ -371,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     quick = args.quick
-    args.players = args.players or (8 if quick else 64)
+    args.players = args.players or (8 if quick else 24)
     args.seconds = args.seconds or (3.0 if quick else 15.0)
     args.warmup = 1.0 if quick else 3.0
     args.crash_seconds = 2.0 if quick else 5.0
