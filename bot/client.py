@@ -51,8 +51,36 @@ def invite_url(application_id: int) -> str:
     return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
 
 
+#: The answer to a slash command whose options no client of ours would send.
+ODD_OPTIONS = (
+    "That command came with an option I do not know, or of the wrong kind, so nothing was "
+    "done: use it as Discord offers it."
+)
+
+
 class Tree(app_commands.CommandTree["DungeonBot"]):
-    """The command tree: an unexpected error in a command gets an ephemeral error id."""
+    """The command tree: options are checked against the commands' own declarations before
+    any command runs, and an unexpected error in a command gets an ephemeral error id."""
+
+    async def interaction_check(self, interaction: discord.Interaction[DungeonBot], /) -> bool:
+        """Refuse, in one sentence, options of a kind the command does not declare: a stale or
+        modified client can send a text where a flag belongs, or a name nobody declared."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        command = self.get_command(str(data.get("name", "")), guild=interaction.guild)
+        if command is None:
+            command = self.get_command(str(data.get("name", "")))
+        if not isinstance(command, app_commands.Command):
+            return True
+        declared = {p.display_name: p.type.value for p in command.parameters}
+        for option in data.get("options") or []:
+            if declared.get(option.get("name")) != option.get("type"):
+                log.info("refused: /%s from user %s with option %r of type %r", command.name,
+                         interaction.user.id, str(option.get("name"))[:40], option.get("type"))
+                await replies.notice(interaction, ODD_OPTIONS)
+                return False
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[DungeonBot], error: app_commands.AppCommandError

@@ -16,6 +16,8 @@ import discord
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
+#: Discord's code for an interaction it no longer knows (answered after its 3 seconds).
+UNKNOWN_INTERACTION = 10062
 
 
 def new_error_id() -> str:
@@ -52,6 +54,15 @@ async def unexpected(
     Never raises: a failure to answer is logged too (the interaction may have expired).
     """
     error_id = new_error_id()
+    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+        # Answered too late (Discord allows 3 s): nothing reaches the player any more, and a
+        # traceback per late answer would only make an overloaded bot slower.
+        log.warning(
+            "error %s: user %s, run %s, %s: answered too late, Discord no longer accepts it",
+            error_id, interaction.user.id if interaction.user else None, run_id,
+            context or _describe(interaction),
+        )
+        return error_id
     log.error(
         "error %s: user %s, run %s, %s",
         error_id,

@@ -9,9 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.boards import RULEBOOK
 from bot.choices import GAME_CHOICES
 from bot.standings import TIE_BREAK
+from core import Refusal
+from core.checks import check_game
 from rules import GAMES
 
 if TYPE_CHECKING:
@@ -75,7 +78,12 @@ class Info(commands.Cog):
     @app_commands.allowed_installs(guilds=True, users=True)
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
         """The rules of a game, with its variants."""
-        await interaction.response.send_message(embed=rules_embed(game), ephemeral=True)
+        try:
+            key = check_game(game).key
+        except Refusal as exc:
+            await replies.notice(interaction, str(exc))
+            return
+        await interaction.response.send_message(embed=rules_embed(key), ephemeral=True)
 
     @app_commands.command(name="help")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)

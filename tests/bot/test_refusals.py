@@ -149,3 +149,26 @@ async def test_a_value_error_from_a_renderer_is_a_bug_not_a_refusal(
     assert record.levelno == logging.ERROR and "abc123" in record.getMessage()
     assert "a renderer bug" in str(record.exc_info[1])
     error_logs.clear()
+
+
+async def test_an_answer_too_late_is_one_warning_without_traceback(caplog):
+    """Under overload a click may be answered after Discord's 3 s: that is one warning line,
+    no traceback and no follow-up that would fail the same way."""
+    from types import SimpleNamespace
+
+    import discord
+
+    class Untouchable:
+        def __getattr__(self, name):
+            raise AssertionError(f"nothing more may be sent ({name})")
+
+    late = discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                            {"code": 10062, "message": "Unknown interaction"})
+    interaction = SimpleNamespace(user=SimpleNamespace(id=7), command=None,
+                                  data={"custom_id": "dd.m:1:0:take 3D"}, response=Untouchable(),
+                                  followup=Untouchable())
+    caplog.set_level(logging.INFO)
+    await replies.unexpected(interaction, late, run_id=1, context="dd.m:1:0:take 3D")
+    (record,) = [r for r in caplog.records if r.name == "bot.replies"]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "answered too late" in record.getMessage() and "run 1" in record.getMessage()

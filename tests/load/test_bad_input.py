@@ -246,7 +246,6 @@ def test_slash_commands_with_bad_options_change_nothing(live_bot, world, data):
     name, options = data.draw(bad_commands(discord.commands), label="command")
     assume(not _valid(discord.commands[name], options))  # only bad input: a valid one may
     # rightly start a run (/play, /daily, /challenge, /series...)
-    assume(not _known_bug(discord.commands[name], options))
     user = data.draw(st.sampled_from([ALICE, BOB, 503]), label="user")
 
     record = live_bot.send(lambda: discord.command(user, name, options), 2.0)
@@ -254,44 +253,20 @@ def test_slash_commands_with_bad_options_change_nothing(live_bot, world, data):
     check_answer(live_bot, world, record)
 
 
-def _known_bug(schema: dict[str, Any], options: list[dict[str, Any]]) -> bool:
-    """Inputs that hit a bug an xfail test below pins down; each case goes when its test's
-    xfail mark does (strict: the test fails once the bug is fixed)."""
-    declared = {o["name"]: o for o in schema.get("options") or []}
-    choices = [c["value"] for c in declared.get("game", {}).get("choices") or []]
-    for option in options:
-        name, value = option["name"], option["value"]
-        if schema["name"] == "rules" and name == "game" and value not in choices:
-            return True
-        if (name == "private" and not isinstance(value, bool)) or (
-                name == "day" and not isinstance(value, str)):
-            return True
-        if declared.get(name, {}).get("type") in SNOWFLAKE_TYPES:
-            return True
-    return False
-
-
 def test_nothing_was_logged_as_an_error_and_nothing_answered_twice(live_bot, world):
     live_bot.call(asyncio.sleep(3.2))  # any late answer has come by now
-    records = [r for r in live_bot.discord.interactions.values()
-               if not (r.kind == p.APPLICATION_COMMAND and r.data["name"] == "rules"
-                       and _known_bug(live_bot.discord.commands["rules"], r.data["options"]))]
+    records = list(live_bot.discord.interactions.values())
     assert len(records) > 200
     assert [r.refused for r in records if r.refused] == []
     assert [r.text for r in records if "error id" in r.text] == []
     log = live_bot.bot.log_text()
-    errors = [line for line in log.splitlines() if "ERROR" in line and "/rules" not in line]
-    assert errors == []
-    if "/rules" not in log:  # the known bug's traceback aside (see the xfail test above)
-        assert "Traceback" not in log
+    assert [line for line in log.splitlines() if "ERROR" in line] == []
+    assert "Traceback" not in log
     assert live_bot.tables() == world.tables
 
 
-# Known bugs, after every check of the tables above (a failing one may start a run).
+# Options of the wrong kind, or outside the choices: refused in one sentence, nothing started.
 
-@pytest.mark.xfail(strict=True, reason="bot/cogs/info.py: /rules looks the game up without "
-                   "checking it (KeyError), so a value outside the choices gets an error id and "
-                   "a traceback instead of a one-sentence refusal (issue 9, item 2)")
 @pytest.mark.parametrize(("kind", "value"), [(p.OPTION_STRING, "chess"), (p.OPTION_INTEGER, 7)])
 def test_rules_with_a_game_outside_the_choices_is_refused_calmly(live_bot, world, kind, value):
     discord = live_bot.discord
@@ -303,10 +278,6 @@ def test_rules_with_a_game_outside_the_choices_is_refused_calmly(live_bot, world
     assert "error id" not in record.text, record.text
 
 
-@pytest.mark.xfail(strict=True, reason="bot/cogs/play.py: /play passes `private` to "
-                   "send_message unchecked and strips `day` unchecked; a value of another type "
-                   "(a stale or modified client) starts a run, then fails with an error id "
-                   "(TypeError: MessageFlags must be a bool; AttributeError: int has no strip)")
 @pytest.mark.parametrize("option", [
     {"name": "private", "type": p.OPTION_STRING, "value": "yes"},
     {"name": "private", "type": p.OPTION_INTEGER, "value": 1},
@@ -327,9 +298,6 @@ def test_play_with_an_option_of_the_wrong_type_is_refused_and_starts_nothing(
     assert live_bot.tables() == before
 
 
-@pytest.mark.xfail(strict=True, reason="bot/cogs/boards.py: /stats uses its `user` option "
-                   "unchecked; a value of another type (a stale or modified client) reaches "
-                   "`who.id` (AttributeError) and gets an error id instead of a refusal")
 def test_a_user_option_of_the_wrong_type_is_refused_calmly(live_bot, world):
     discord = live_bot.discord
     found = [(name, o["name"]) for name, c in sorted(discord.commands.items())
