@@ -8,12 +8,14 @@ or attached is logged and the board stays complete without it.
 The picture is not drawn before the click is answered: the board is answered at once, with
 its embed pointing at ``attachment://table.png``, and the new picture replaces the old one in
 a second edit moments later (``edit_original_response``), so pictures add nothing to the time
-a click takes to answer. That edit is skipped when the run has moved on in the meantime.
+a click takes to answer. It is drawn in a worker process (``core.workers``), never in the
+bot's own, and that edit is skipped when the run has moved on in the meantime.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
 from collections.abc import Mapping
@@ -21,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.pictures.table import FILENAME, action_cards, table_attachment
+from bot.pictures.table import CACHE, FILENAME, action_cards, render_scene, scene, scene_key
 from core.model import Run
+from core.workers import PICTURES
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -86,7 +89,7 @@ class Tables:
         self, interaction: discord.Interaction[Any], run: Run, last_action: str | None
     ) -> None:
         try:
-            file = await table_attachment(run.table, last_action)
+            file = discord.File(io.BytesIO(await self.png(run.table, last_action)), FILENAME)
             current = await self.bot.core.runs.get(run.id)
             if current.version != run.version:
                 return  # a later click drew a newer board; its own picture follows
@@ -94,6 +97,17 @@ class Tables:
         except Exception:
             log.warning("run %s: the table picture could not be attached; the board stays "
                         "as text", run.id, exc_info=True)
+
+    async def png(self, view: dict[str, Any], last_action: str | None) -> bytes:
+        """The table's PNG: from the cache, or drawn in a worker process (drawing holds the
+        GIL: in a thread of the bot's process it would slow every other click down)."""
+        drawn = scene(view, last_action)
+        key = scene_key(drawn)
+        found = CACHE.get(key)
+        if found is None:
+            found = await self.bot.core.workers.run(PICTURES, render_scene, drawn)
+            CACHE.put(key, found)
+        return found
 
     async def close(self) -> None:
         for task in list(self._tasks):

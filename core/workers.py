@@ -1,13 +1,15 @@
 """Worker processes for CPU-heavy pure work (the solver, hints): never on the event loop.
 
 The solver and the hints are pure Python that holds the GIL while it runs, so a thread would
-still stall the bot's event loop; they run in separate processes instead. Two lanes, each a
+still stall the bot's event loop; they run in separate processes instead. Three lanes, each a
 ``ProcessPoolExecutor`` of one process, started (spawn, so no copy of the bot's sockets or
 threads) on first use:
 
 - ``background``: long searches nobody waits for (each closed day's par);
 - ``interactive``: what a player waits for (a hint, a replay's turning point), so a par being
-  solved never holds a hint up.
+  solved never holds a hint up;
+- ``pictures``: the table pictures the Discord adapter attaches to boards (drawing holds the
+  GIL too).
 
 What runs there must be a module-level function of plain, picklable arguments.
 """
@@ -29,7 +31,9 @@ T = TypeVar("T")
 
 BACKGROUND = "background"
 INTERACTIVE = "interactive"
-LANES = (BACKGROUND, INTERACTIVE)
+#: Table pictures: a few milliseconds each, one per click, never behind a hint or a par.
+PICTURES = "pictures"
+LANES = (BACKGROUND, INTERACTIVE, PICTURES)
 
 
 class Workers:

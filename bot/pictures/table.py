@@ -157,6 +157,11 @@ def table_key(view: dict[str, Any], last_action: str | None = None) -> str:
     return _key(scene(view, last_action))
 
 
+def scene_key(drawn: dict[str, Any]) -> str:
+    """The cache key of a scene (:func:`scene`): a hash of exactly what is drawn."""
+    return _key(drawn)
+
+
 def _key(drawn: dict[str, Any]) -> str:
     text = json.dumps(drawn, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -410,6 +415,24 @@ class TableCache:
         self.misses = 0
         self._items: OrderedDict[str, bytes] = OrderedDict()
         self._lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        """The cached picture of ``key`` (:func:`scene_key`), or None."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return found
+
+    def put(self, key: str, data: bytes) -> None:
+        with self._lock:
+            self._items[key] = data
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
 
     def render(self, view: dict[str, Any], last_action: str | None = None) -> bytes:
         """The picture of ``view``, from the cache or drawn now."""
