@@ -2,8 +2,9 @@
 
 ``initdb`` makes a cluster that listens on a Unix socket in that folder only (no TCP port, so
 nothing else on the machine can reach it, and several can run side by side); ``pg_ctl``
-starts and stops it; the folder goes with it. The binaries are looked for in ``$PG_BIN``,
-then ``/usr/lib/postgresql/<version>/bin`` (Debian's layout, newest first), then ``$PATH``.
+starts and stops it; the folder goes with it. The binaries are looked for in ``$PG_BIN``
+if it is set (``PG_BIN=none`` runs the tests as on a machine without PostgreSQL), else in
+``/usr/lib/postgresql/<version>/bin`` (Debian's layout, newest first), then on ``$PATH``.
 
 PostgreSQL refuses to run as root: as root, the binaries run as the ``postgres`` user (which
 Debian's package creates) and the folder is given to it.
@@ -37,22 +38,24 @@ class Unavailable(Exception):
 def find_bin() -> Path:
     """The folder holding ``initdb`` and ``pg_ctl``; ``Unavailable`` if there is none."""
     candidates: list[Path] = []
-    if os.environ.get("PG_BIN"):
+    if os.environ.get("PG_BIN"):  # that folder only (PG_BIN=none: test without PostgreSQL)
         candidates.append(Path(os.environ["PG_BIN"]))
     debian = Path("/usr/lib/postgresql")
-    if debian.is_dir():
+    if candidates:
+        pass
+    elif debian.is_dir():
         versions = sorted((p for p in debian.iterdir() if p.name.isdigit()),
                           key=lambda p: int(p.name), reverse=True)
         candidates += [p / "bin" for p in versions]
     on_path = shutil.which("initdb")
-    if on_path:
+    if on_path and not os.environ.get("PG_BIN"):
         candidates.append(Path(on_path).parent)
     for folder in candidates:
         if (folder / "initdb").is_file() and (folder / "pg_ctl").is_file():
             return folder
     raise Unavailable(
-        "PostgreSQL is not installed (no initdb in $PG_BIN, /usr/lib/postgresql/*/bin or "
-        "$PATH; on Debian: apt-get install postgresql-15)"
+        "PostgreSQL is not installed (no initdb in $PG_BIN, or else /usr/lib/postgresql/*/bin "
+        "or $PATH; on Debian: apt-get install postgresql-15)"
     )
 
 
