@@ -259,3 +259,20 @@ async def test_the_sqlite_store_is_unchanged_by_the_choice(tmp_path: Path) -> No
         assert isinstance(store, SqliteStore)
     finally:
         await store.close()
+
+
+async def test_two_processes_starting_one_daily_at_once_get_the_same_run(pg_url: str) -> None:
+    """Both find no daily and insert; the one-daily key lets one in, the other waits for it,
+    gets Conflict (not an aborted transaction) and brings the same run back."""
+    async with await Core.open(pg_url, daily_secret="s") as one, \
+            await Core.open(pg_url, daily_secret="s") as two:
+        for user in range(5001, 5011):
+            first, second = await asyncio.gather(
+                one.daily.start(user, "donsol"), two.daily.start(user, "donsol")
+            )
+            assert sorted([first.created, second.created]) == [False, True]
+            assert first.run.id == second.run.id
+        with psycopg.connect(pg_url) as conn:
+            assert conn.execute(
+                "SELECT count(*), count(DISTINCT owner_id) FROM runs WHERE kind = 'daily'"
+            ).fetchone() == (10, 10)
