@@ -27,6 +27,7 @@ _NOTHING: Score = (-1,)  # below every score: all scores are lists of non-negati
 _CLOCK_EVERY = 256  # nodes between two looks at the clock
 TABLE_LIMIT = 3_000_000  # entries; beyond it the table starts over (memory, not correctness)
 _ENTRIES_PER_KEY = 12  # with dominance: the strengths remembered for one key
+_PATIENCE = 500  # probing dives in a row without a better line before the probing stops
 
 
 class Rules(Protocol):
@@ -117,9 +118,11 @@ class Search:
             stop = now + (self.deadline - now) * share
         rng = random.Random(0x5EED)
         top = self.rules.bound(root)
+        since = 0  # dives since the last better line: small positions stop early
         for _ in range(dives):
-            if self.best >= top:
+            if self.best >= top or since >= _PATIENCE:
                 return
+            since += 1
             state, path = root, []
             while state.outcome is None:
                 if self.rules.bound(state) <= self.best:
@@ -136,7 +139,7 @@ class Search:
             else:
                 score = tuple(self.game.score(state))
                 if score > self.best:
-                    self.best, self.line = score, path
+                    self.best, self.line, since = score, path, 0
             if (limit is not None and self.nodes >= limit) or (
                 stop is not None and self.clock is not None and self.clock() >= stop
             ):
