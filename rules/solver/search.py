@@ -13,6 +13,11 @@ says so.
 
 The per-game part (:class:`Rules`) supplies a key (what of the state matters for the rest of
 the game), an upper bound, and the moves in a good order; it never re-implements a rule.
+Optionally it adds a strength (dominance: a bound proven for a stronger state with the same
+key holds for a weaker one) and randomised probing dives run before the systematic search.
+
+Every search starts with one dive along the first moves (not counted in the budget), so that
+even the smallest budget returns a whole line.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ class Rules(Protocol):
     # Optional, for dominance: ``strength(state)``, a tuple of numbers left out of the key,
     # such that a state at least as strong in every component (same key) can do at least as
     # well. The table then keeps, per key, the bounds proven at several strengths.
+    # Optional: ``probe = (dives, chance of passing over a move, share of the budget)``.
 
     def children(self, state: Any) -> Iterable[tuple[str, Any]]:
         """Every legal ``(action, next state)``, the most promising first (may be lazy: a
