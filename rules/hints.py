@@ -168,7 +168,7 @@ def _donsol_reason(s: DonsolState, action: str, world: DonsolState) -> str:
         healed = after.hp - s.hp
         if healed:
             return f"drink {display(card)}: heals {healed} HP"
-        return f"drink {display(card)}: nothing here costs less"
+        return f"drink {display(card)}: it heals nothing at full health, but costs nothing"
     if kind == "shield":
         if s.shield is None:
             return f"take up {display(card)}: a shield for the monsters ahead"
@@ -211,6 +211,8 @@ def _tomb_reason(s: TombState, action: str, world: TombState) -> str:
     kings_in_hand = sum(1 for c in s.hand if c[0] == "K")
     if verb == "retreat":
         out = s.delve_turns - 1
+        if out == 0:
+            return f"turn back: the way out is right there, with {hp} HP left"
         return (
             f"turn back: {out} turn{'s' if out != 1 else ''} to the way out with {hp} HP left "
             f"and {kings_in_hand} King{'s' if kings_in_hand != 1 else ''} in hand"
@@ -218,7 +220,10 @@ def _tomb_reason(s: TombState, action: str, world: TombState) -> str:
     if verb == "flip" and s.encounter is None:
         if s.phase == "retreat" or s.delve_turns == 0:
             return "turn the next card: the only way on"
-        left = 4 - kings_in_hand
+        seen = (*s.hand, *s.turn, *s.stacks, *s.discards)
+        left = 4 - sum(1 for c in seen if c[0] == "K")  # the Kings not seen yet
+        if not left:
+            return f"delve deeper: {hp} HP left and treasure still below"
         return f"delve deeper: {hp} HP left and {left} King{'s' if left != 1 else ''} still below"
     if verb == "flip":
         strength = NUMBER[s.encounter] if s.encounter else 0
