@@ -1,0 +1,135 @@
+"""Par, hints and turning points: what a player or the par loop waits for, measured through
+the core's worker processes (``core.workers``), exactly as the bot runs them.
+
+- **A day's par:** every game and variant of one day's deals solved one after the other in the
+  ``background`` worker with the bot's node budget (``core.par.PAR_BUDGET_NODES``): seconds per
+  deal (the worker's CPU time), exact or a lower bound, and the whole day's wall-clock time.
+- **Hint latency:** ``--hints`` hints on random mid-game practice positions, each timed from the
+  call to the answer (the hop to the ``interactive`` worker included), at the bot's budget
+  (``core.hints.HINT_BUDGET``): p50, p95 and max; the worker's start-up is timed apart. Target:
+  about a second.
+- **Turning points:** one random-play run per game, ``best_along`` at the bot's budget per step
+  (``core.replays.TURN_BUDGET_PER_STEP``): seconds and moves (the first /replay of a run waits
+  this long, deferred).
+
+Run: ``.venv/bin/python -m bench.pars`` (a few minutes), ``--quick`` for seconds (tiny budgets:
+the same code paths, figures that mean little).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import time
+from typing import Any
+
+from core.hints import HINT_BUDGET, HINT_SAMPLES, compute_hint
+from core.par import PAR_BUDGET_NODES, solve_deal
+from core.replays import TURN_BUDGET_PER_STEP, compute_turn
+from core.workers import BACKGROUND, INTERACTIVE, Workers
+from rules import GAMES
+from rules.deal import daily_seed
+
+HINT_TARGET = 1.0  # seconds
+
+
+def midgame(key: str, rng: random.Random) -> Any:
+    """A random practice position a few moves in, with a choice to make."""
+    game = GAMES[key]
+    while True:
+        state = game.new(rng.getrandbits(64))
+        for _ in range(rng.randrange(2, 12)):
+            legal = game.actions(state)
+            after = game.apply(state, rng.choice(legal))
+            if game.is_over(after):
+                break
+            state = after
+        if len(game.actions(state)) > 1:
+            return state
+
+
+def random_run(key: str, rng: random.Random) -> tuple[int, list[str]]:
+    game = GAMES[key]
+    seed = rng.getrandbits(64)
+    state, actions = game.new(seed), []
+    while not game.is_over(state):
+        action = rng.choice(game.actions(state))
+        actions.append(action)
+        state = game.apply(state, action)
+    return seed, actions
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    quick = args.quick
+    par_budget = 3_000 if quick else PAR_BUDGET_NODES
+    hint_budget = 1_500 if quick else HINT_BUDGET
+    turn_budget = 100 if quick else TURN_BUDGET_PER_STEP
+    hints = 3 if quick else args.hints
+    rng = random.Random(args.seed)
+    workers = Workers()
+    try:
+        start = time.perf_counter()
+        await workers.run(INTERACTIVE, abs, 0)
+        await workers.run(BACKGROUND, abs, 0)
+        print(f"worker processes started in {time.perf_counter() - start:.2f} s (spawn)")
+
+        print(f"\nA day's par ({par_budget:,} nodes a deal), day {args.day}:")
+        secret = f"bench-{args.seed}"
+        day_start = time.perf_counter()
+        for key, game in GAMES.items():
+            for variant in game.variants:
+                seed = daily_seed(secret, key, variant, args.day)
+                found = await workers.run(BACKGROUND, solve_deal, key, variant, seed, par_budget)
+                kind = "exact" if found["exact"] else "bound"
+                print(f"  {key:<7} {variant:<9} {found['seconds']:>6.1f} s  {kind:<5} "
+                      f"{found['nodes']:>8,} nodes  {found['text']}")
+        print(f"  the whole day: {time.perf_counter() - day_start:.1f} s wall-clock")
+
+        print(f"\nHints ({hint_budget:,} nodes, {HINT_SAMPLES} sampled deals), {hints} positions:")
+        times: list[float] = []
+        keys = list(GAMES)
+        for i in range(hints):
+            key = keys[i % len(keys)]
+            state = midgame(key, rng)
+            dump = GAMES[key].dump(state)
+            start = time.perf_counter()
+            found = await workers.run(INTERACTIVE, compute_hint, key, dump, f"bench:{i}",
+                                      hint_budget, HINT_SAMPLES)
+            times.append(time.perf_counter() - start)
+            if args.verbose:
+                print(f"  {key}: {times[-1]:.2f} s  {found.action}: {found.reason}")
+        ordered = sorted(times)
+        p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+        verdict = "met" if p95 <= HINT_TARGET * 1.5 else "missed"
+        print(f"  p50 {statistics.median(times):.2f} s · p95 {p95:.2f} s · max {max(times):.2f} s"
+              f"  (target about {HINT_TARGET:.0f} s: {verdict})")
+
+        print(f"\nTurning points ({turn_budget:,} nodes a step), one random run a game:")
+        for key in GAMES:
+            seed, actions = random_run(key, rng)
+            start = time.perf_counter()
+            step, text, nodes = await workers.run(
+                INTERACTIVE, compute_turn, key, None, seed, None, actions, turn_budget
+            )
+            print(f"  {key:<7} {len(actions):>3} moves  {time.perf_counter() - start:>5.1f} s  "
+                  f"{nodes:>8,} nodes  move {step}: {text}")
+    finally:
+        workers.close()
+    return 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny budgets: seconds in all")
+    parser.add_argument("--hints", type=int, default=30, help="hint positions timed (30)")
+    parser.add_argument("--day", default="2026-12-01", help="the day whose deals are solved")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the positions")
+    parser.add_argument("-v", "--verbose", action="store_true", help="one line per hint")
+    args = parser.parse_args()
+    raise SystemExit(asyncio.run(main_async(args)))
+
+
+if __name__ == "__main__":
+    main()
