@@ -4,6 +4,7 @@ challenger, and what closing does to runs still being played."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import timedelta
 from pathlib import Path
@@ -200,3 +201,30 @@ async def test_a_deadline_is_stored_from_the_clock(core: Core, clock: Clock) -> 
     challenge, _ = await core.challenges.create(ALICE, "donsol", hours=3)
     assert challenge.deadline == (clock.now + timedelta(hours=3)).isoformat(
         timespec="milliseconds")
+
+
+@pytest.mark.parametrize("move_first", [True, False])
+async def test_a_move_racing_the_close_lands_before_it_or_is_refused(
+    core: Core, move_first: bool
+) -> None:
+    challenge, _ = await core.challenges.create(ALICE, "donsol")
+    bobs = (await core.challenges.accept(challenge.id, BOB)).run
+    move = core.runs.act(bobs.id, BOB, bobs.version, bobs.actions[0])
+    close = core.challenges.close(challenge.id, ALICE)
+    results = await asyncio.gather(*((move, close) if move_first else (close, move)),
+                                   return_exceptions=True)
+    moved = results[0 if move_first else 1]
+    after = await core.runs.get(bobs.id)
+    log = await core.runs.moves(bobs.id)
+    card = await core.challenges.card(challenge.id)
+    (bob_line,) = [line for line in card.lines if line.owner_id == BOB]
+    assert after.over and bob_line.score == after.score
+    if isinstance(moved, BaseException):  # the close came first: the move is refused
+        assert isinstance(moved, RunOver) and log == [] and after.moves == 0
+        assert after.status.value == "resigned" and bob_line.unfinished
+    else:  # the move came first and counts; the close finished the run after it
+        assert log == [bobs.actions[0]] and after.moves == 1 and after.score == moved.score
+        if moved.over:  # that one move ended the run: its result stands as played
+            assert after.status.value == "over" and not bob_line.unfinished
+        else:
+            assert after.status.value == "resigned" and bob_line.unfinished
