@@ -278,8 +278,8 @@ def verify(game: str, variant: str, day: str, commitment: str, seed: int | None,
                       f"Check it: `python -m rules solve {game} --variant {variant} "
                       f"--seed {seed}`"]
         else:
-            lines += ["", "Par (the best score this deal allows): not solved yet; the latest "
-                      "days are solved within minutes of closing."]
+            lines += ["", "Par (the best score this deal allows): not solved. The bot solves "
+                      "the latest three closed days, within minutes of their close."]
     return discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
 
 

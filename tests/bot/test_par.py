@@ -68,7 +68,7 @@ async def test_a_day_not_yet_solved_says_so(world, clock, error_logs):
     await play_daily_through_core(world, world.alice.id, 2)
     clock.now = closes_at(DAY)
     verify = await world.slash(world.alice, "verify", game="donsol", day="yesterday")
-    assert "Par (the best score this deal allows): not solved yet" in world.description(
+    assert "Par (the best score this deal allows): not solved." in world.description(
         verify.response)
     board = (await world.slash(world.bob, "leaderboard", game="donsol",
                                day="yesterday")).response
