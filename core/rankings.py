@@ -8,6 +8,8 @@ Every answer comes from indexed queries (``store``), never from loading runs int
   are listed by player name — never by clock time. The server board holds the runs played in
   that server, from accounts at least its ``min-account-age`` days old on the day; the global
   board holds them all.
+- **Reads** of boards and stats may go to a read replica (``DATABASE_READ_URL``); a player's
+  standing right after a run ends is read from the primary, so it includes that run.
 - **Streaks** are keyed to days, never to clock arithmetic: consecutive UTC days with a
   finished (over or resigned) daily of the game. A missed day ends a streak; the current
   streak is the one that reaches today or yesterday.
@@ -166,13 +168,13 @@ class Rankings:
             check_id(guild_id, "server")
         page = max(0, int(page))
         board, size, own, age = await self._ctx.store.read(
-            _board_tx, engine.key, variant, day, guild_id, page, viewer_id
+            _board_tx, engine.key, variant, day, guild_id, page, viewer_id, replica=True
         )
         pages = max(1, -(-size // PAGE_SIZE))
         if page >= pages:  # a page past the end (the board shrank or a forged id): the last
             page = pages - 1
             board, size, own, age = await self._ctx.store.read(
-                _board_tx, engine.key, variant, day, guild_id, page, viewer_id
+                _board_tx, engine.key, variant, day, guild_id, page, viewer_id, replica=True
             )
         closed = self._daily.is_closed(day)
         return Leaderboard(
@@ -196,7 +198,7 @@ class Rankings:
         today = date.fromisoformat(self._ctx.today())
         since = (today - timedelta(days=RECENT_DAYS - 1)).isoformat()
         stats, streaks, marks = await self._ctx.store.read(
-            _record_tx, user_id, engine.key, since
+            _record_tx, user_id, engine.key, since, replica=True
         )
         current, longest = streak_lengths(streaks, today)
         by_day: dict[str, DayMark] = {}
@@ -219,7 +221,7 @@ class Rankings:
         """A player's challenges played and won, and best series total per length."""
         engine = check_game(game)
         challenges, best = await self._ctx.store.read(
-            _contests_tx, check_id(user_id, "user"), engine.key
+            _contests_tx, check_id(user_id, "user"), engine.key, replica=True
         )
         return ContestRecord(engine.key, challenges, best)
 
@@ -246,13 +248,13 @@ class Rankings:
             check_id(guild_id, "server")
         page = max(0, int(page))
         lines, size, own, age = await self._ctx.store.read(
-            _week_tx, engine.key, variant, first, last, guild_id, page, viewer_id
+            _week_tx, engine.key, variant, first, last, guild_id, page, viewer_id, replica=True
         )
         pages = max(1, -(-size // PAGE_SIZE))
         if page >= pages:
             page = pages - 1
             lines, size, own, age = await self._ctx.store.read(
-                _week_tx, engine.key, variant, first, last, guild_id, page, viewer_id
+                _week_tx, engine.key, variant, first, last, guild_id, page, viewer_id, replica=True
             )
         return WeekBoard(engine.key, variant, first, last, guild_id, age, lines, size, page,
                          pages, own)

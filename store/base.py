@@ -378,8 +378,9 @@ class Tx(Protocol):
 class Store(Protocol):
     """A database: transactions in, results out. Open with the backend's ``open``."""
 
-    async def read(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(tx, *args)`` in a read transaction (one consistent snapshot)."""
+    async def read(self, fn: Callable[..., T], *args: Any, replica: bool = False) -> T:
+        """Run ``fn(tx, *args)`` in a read transaction (one consistent snapshot); with
+        ``replica``, on the read replica when the backend has one (a little behind)."""
         ...
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:

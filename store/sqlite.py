@@ -117,8 +117,9 @@ class SqliteStore:
         """
         return await self._call(_migrate, folder(DIALECT) if path is None else Path(path))
 
-    async def read(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(tx, *args)`` in a read transaction (one consistent snapshot)."""
+    async def read(self, fn: Callable[..., T], *args: Any, replica: bool = False) -> T:
+        """Run ``fn(tx, *args)`` in a read transaction (one consistent snapshot). A SQLite
+        file has no replica: ``replica`` changes nothing."""
         return await self._call(_transaction, "BEGIN", fn, args)
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:

@@ -210,3 +210,23 @@ async def test_a_page_past_the_end_shows_the_last_page(core: Core, db_path: Path
     await finish(core, ALICE)
     board = await core.rankings.board("donsol", page=40)
     assert board.page == 0 and board.pages == 1 and len(board.lines) == 1
+
+
+async def test_boards_and_stats_read_from_the_replica_standing_from_the_primary(
+    core: Core, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await finish(core, ALICE)
+    asked: list[bool] = []
+    original = core.store.read
+
+    async def read(fn, *args, replica=False):
+        asked.append(replica)
+        return await original(fn, *args, replica=replica)
+
+    monkeypatch.setattr(core.store, "read", read)
+    await core.rankings.board("donsol", guild_id=GUILD)
+    await core.rankings.record(ALICE, "donsol")
+    assert asked and all(asked)
+    asked.clear()
+    await core.rankings.standing(ALICE, "donsol", "normal", "2026-12-01", GUILD)
+    assert asked == [False]  # right after a run ends: it must see that run
