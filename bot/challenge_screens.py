@@ -23,7 +23,7 @@ from core.series import SeriesView, counted
 CHALLENGE = "ch"
 SERIES = "se"
 COLOUR = discord.Colour.dark_red()
-LISTED_LINES = 25
+LISTED_LINES = 50
 
 OUTCOMES = {
     "won": "won", "escaped": "escaped", "dead": "dead", "lost_in_dark": "lost in the dark",
@@ -79,11 +79,13 @@ def card(card: Card) -> tuple[discord.Embed, ButtonRows | None]:
         lines.append(f"**Closed** {when(c.closed_at)}: the final order.")
     else:
         lines.append(f"Open until **{when(c.deadline)}**. Your run is private to you.")
-    embed = discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
+    # The players go in the description (4,096 characters; a field holds 1,024).
     shown = [card_line(line) for line in card.lines[:LISTED_LINES]]
     if len(card.lines) > LISTED_LINES:
         shown.append(f"…and {len(card.lines) - LISTED_LINES} more.")
-    embed.add_field(name="Players", value=clip("\n".join(shown) or "—", 1024), inline=False)
+    lines += ["", "**Players**", *shown]
+    embed = discord.Embed(title=clip(title, 256), description=clip("\n".join(lines), 4096),
+                          colour=COLOUR)
     seed = c.revealed_seed
     if seed is None:
         embed.set_footer(text="The deal's seed is revealed when the challenge closes.")
