@@ -108,3 +108,17 @@ async def test_players_who_reached_par_are_counted_on_boards_and_in_stats(
     bob = await small.par.record(BOB, "donsol")
     assert (bob.played, bob.reached) == (1, int(BOB in reached))
     assert (await small.par.record(ALICE, "tomb")).played == 0
+
+
+async def test_a_pass_after_an_outage_catches_up_on_the_latest_days_only(
+    small: Core, clock: Clock, db_path: Path
+) -> None:
+    small.par.days = 3
+    clock.now = closes_at(DAY)
+    first = await small.par.run_due(clock())
+    assert {p.day for p in first} == {"2026-11-29", "2026-11-30", DAY}
+    clock.now = closes_at(DAY) + timedelta(days=5)  # the bot was down for five days
+    later = await small.par.run_due(clock())
+    assert sorted({p.day for p in later}) == ["2026-12-04", "2026-12-05", "2026-12-06"]
+    days = [row[0] for row in query(db_path, "SELECT DISTINCT day FROM pars ORDER BY day")]
+    assert days == ["2026-11-29", "2026-11-30", DAY, "2026-12-04", "2026-12-05", "2026-12-06"]
