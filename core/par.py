@@ -115,7 +115,12 @@ class Pars:
             for day in self.due_days(now):
                 for game, engine in GAMES.items():
                     for variant in engine.variants:
-                        par = await self._solve(game, variant, day)
+                        try:
+                            par = await self._solve(game, variant, day)
+                        except Exception:  # one deal's failure holds none of the others up
+                            log.exception("par of %s %s %s: the solver failed; tried again "
+                                          "next pass", game, variant, day)
+                            continue
                         if par is not None:
                             stored.append(par)
         return stored
