@@ -327,11 +327,8 @@ def _week_tx(
     if guild_id is not None:
         age = GuildSettings.parse(tx.guild_settings(guild_id)).min_account_age
     where = WeekFilter(game, variant, first, last, guild_id, max_owner_id(first, age))
-    lines = tx.week_board(where, PAGE_SIZE, page * PAGE_SIZE)
-    own = None
-    if viewer_id is not None and all(line.owner_id != viewer_id for line in lines):
-        own = tx.week_line(where, viewer_id)
-    return lines, tx.week_board_size(where), own, age
+    lines, own, size = tx.week_page(where, PAGE_SIZE, page * PAGE_SIZE, viewer_id)
+    return lines, size, own, age
 
 
 def _name_tx(tx: Tx, user_id: int, name: str, now: str) -> None:

@@ -602,9 +602,11 @@ SELECT_SERIES_BEST = """
 # ----- the week's board ---------------------------------------------------------------------
 
 
-def _week_queries(guild: bool, age: bool) -> tuple[str, str, str]:
-    """``(page, size, line)`` of a week's board in one scope: each player's points over the
-    week's ranked dailies, added up; equal totals share a rank and are listed by name."""
+def _week_queries(guild: bool, age: bool) -> tuple[str, str]:
+    """``(page, size)`` of a week's board in one scope: each player's points over the week's
+    ranked dailies, added up; equal totals share a rank and are listed by name. ``page``
+    adds the sums up once (from the ``runs_week`` indexes alone) and returns the page's lines,
+    the viewer's own line and the board's size together."""
     where = (
         "r.kind = 'daily' AND r.ranked = 1 AND r.game = :game AND r.variant = :variant"
         " AND r.day >= :first AND r.day <= :last"
@@ -618,19 +620,21 @@ def _week_queries(guild: bool, age: bool) -> tuple[str, str, str]:
         ),
         ranked AS (
             SELECT t.owner_id, coalesce(p.name, '') AS name, t.total, t.days,
-                   rank() OVER (ORDER BY t.total DESC) AS rank
+                   rank() OVER (ORDER BY t.total DESC) AS rank,
+                   row_number() OVER (
+                       ORDER BY t.total DESC, lower(coalesce(p.name, '')), t.owner_id
+                   ) AS pos,
+                   count(*) OVER () AS size
             FROM totals AS t LEFT JOIN players AS p ON p.user_id = t.owner_id
         )
     """
     page = f"""{ranked}
-        SELECT rank, owner_id, name, total, days FROM ranked
-        ORDER BY rank, lower(name), owner_id LIMIT :limit OFFSET :offset
+        SELECT rank, owner_id, name, total, days, pos, size FROM ranked
+        WHERE (pos > :offset AND pos <= :offset + :limit) OR owner_id = :owner_id
+        ORDER BY pos
     """
     size = f"SELECT count(DISTINCT r.owner_id) FROM runs AS r WHERE {where}"
-    line = f"""{ranked}
-        SELECT rank, owner_id, name, total, days FROM ranked WHERE owner_id = :owner_id
-    """
-    return page, size, line
+    return page, size
 
 
 WEEK_QUERIES = {
@@ -976,19 +980,20 @@ class SqliteTx:
 
     # ----- the week's board -----------------------------------------------------------------
 
-    def week_board(self, where: WeekFilter, limit: int, offset: int) -> list[WeekLine]:
-        page, _, _ = _week_queries_of(where)
-        rows = self.conn.execute(page, {**_week_params(where), "limit": limit, "offset": offset})
-        return [_week_line(row) for row in rows]
-
-    def week_board_size(self, where: WeekFilter) -> int:
-        _, size, _ = _week_queries_of(where)
-        return int(self.conn.execute(size, _week_params(where)).fetchone()[0])
-
-    def week_line(self, where: WeekFilter, owner_id: int) -> WeekLine | None:
-        _, _, line = _week_queries_of(where)
-        row = self.conn.execute(line, {**_week_params(where), "owner_id": owner_id}).fetchone()
-        return None if row is None else _week_line(row)
+    def week_page(
+        self, where: WeekFilter, limit: int, offset: int, viewer_id: int | None
+    ) -> tuple[list[WeekLine], WeekLine | None, int]:
+        page, size = _week_queries_of(where)
+        params = {**_week_params(where), "limit": limit, "offset": offset,
+                  "owner_id": -1 if viewer_id is None else viewer_id}
+        rows = self.conn.execute(page, params).fetchall()
+        lines = [_week_line(row) for row in rows if offset < row["pos"] <= offset + limit]
+        own = next((_week_line(row) for row in rows if not offset < row["pos"] <= offset + limit
+                    and row["owner_id"] == viewer_id), None)
+        if rows:
+            return lines, own, int(rows[0]["size"])
+        # Past the end and no line of the viewer's: the size alone.
+        return [], None, int(self.conn.execute(size, _week_params(where)).fetchone()[0])
 
     # ----- par and turning points -----------------------------------------------------------
 
@@ -1070,7 +1075,7 @@ def _series_row(row: sqlite3.Row) -> SeriesRow:
     )
 
 
-def _week_queries_of(where: WeekFilter) -> tuple[str, str, str]:
+def _week_queries_of(where: WeekFilter) -> tuple[str, str]:
     return WEEK_QUERIES[where.guild_id is not None, where.max_owner_id is not None]
 
 
