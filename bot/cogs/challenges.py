@@ -34,6 +34,7 @@ from bot.cogs.daily import player_name
 from core import Refusal, Run, RunKind
 from core.challenges import Card, ChallengeClosed
 from core.checks import check_game, check_variant
+from store import singleton
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -93,7 +94,11 @@ class Challenges(commands.Cog):
     async def _loop(self) -> None:
         while not self.bot.is_closed():
             try:
-                await self.close_due()
+                # Work for no particular server: with several processes (shards), one pass
+                # at a time, by whichever holds the lock (the others skip this round).
+                async with singleton(self.bot.core.store, "close-challenges") as mine:
+                    if mine:
+                        await self.close_due()
             except Exception:  # a failed pass (the database, say) must not end the task
                 log.exception("challenges: the closing pass failed; trying again in %d s",
                               INTERVAL)
