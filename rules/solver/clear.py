@@ -32,7 +32,7 @@ class ClearRules:
     game = CLEAR
     #: Randomised dives before the search (see ``Search._probe``): the order is often right,
     #: and a depth-first search alone stays stuck below an early wrong card.
-    probe = (2000, 0.2, 2 / 3)
+    probe = (2000, 0.2, 0.8)
 
     def key(self, s: ClearState) -> Hashable:
         hand = tuple(sorted(c for c in s.hand if c is not None))

@@ -122,12 +122,14 @@ class Search:
         if self.deadline is not None and self.clock is not None:
             now = self.clock()
             stop = now + (self.deadline - now) * share
+        # With a budget the dives use their share of it; without one, at most ``dives``
+        # of them, and they stop after _PATIENCE in a row find nothing better.
+        budgeted = limit is not None or stop is not None
         rng = random.Random(0x5EED)
         top = self.rules.bound(root)
-        since = 0  # dives since the last better line: small positions stop early
-        for _ in range(dives):
-            if self.best >= top or since >= _PATIENCE:
-                return
+        done = since = 0
+        while self.best < top and (budgeted or (done < dives and since < _PATIENCE)):
+            done += 1
             since += 1
             state, path = root, []
             while state.outcome is None:
