@@ -77,6 +77,7 @@ class Replays(commands.Cog):
             await replies.notice(interaction, str(exc))
             return
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        turned = True
         try:
             await self.bot.core.replays.turn(run_id, user_id)
         except Refusal as exc:  # the run changed meanwhile (a backup restored, say)
@@ -84,12 +85,15 @@ class Replays(commands.Cog):
             return
         except Exception:  # the replay is still worth showing without its turning point
             log.exception("run %s: its turning point could not be worked out", run_id)
-            await interaction.followup.send(NO_TURN.format(run=run_id), ephemeral=True)
+            turned = False
         step = await self.bot.core.replays.step(run_id, user_id, 0)
         embed, rows = views.step_screen(step)
+        # The first follow-up takes the place of the "thinking" message.
         await interaction.followup.send(
             ephemeral=ephemeral, allowed_mentions=replies.NO_MENTIONS, **views.kwargs(embed, rows)
         )
+        if not turned:
+            await interaction.followup.send(NO_TURN.format(run=run_id), ephemeral=True)
 
     async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """``dd.rp:<run>:<step>:<tag>``: show that step (``o``: open in a new message)."""

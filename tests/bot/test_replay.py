@@ -158,3 +158,24 @@ async def test_one_click_opens_a_replay_from_the_board_and_from_a_finished_daily
     from_daily = await world.click(world.alice, board, replay_button["custom_id"])
     assert from_daily.ephemeral
     assert world.description(replay_message(from_daily)).startswith("*🎞️ Replay of run #")
+
+
+async def test_a_turning_point_that_fails_leaves_the_replay_and_says_so(
+    world, clock, error_logs, monkeypatch
+):
+    run = await play_daily_through_core(world, world.alice.id, 3)
+    clock.now = closes_at(DAY)
+
+    async def broken(run_id: int, viewer_id: int):
+        raise RuntimeError("the worker process died")
+
+    monkeypatch.setattr(world.core.replays, "turn", broken)
+    result = await world.slash(world.alice, "replay", run=run.id)
+    shown = replay_message(result)
+    assert not result.ephemeral and "Replay of run #" in world.description(shown)
+    assert "Turning point" not in [b.get("label") for b in World.buttons(shown)]
+    (note,) = result.followups[-1:]
+    assert note.ephemeral and "could not be worked out" in note.content
+    assert [r.getMessage() for r in error_logs] == [
+        f"run {run.id}: its turning point could not be worked out"]
+    error_logs.clear()
