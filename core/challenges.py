@@ -391,14 +391,13 @@ def _finish_unfinished_tx(tx: Tx, challenge_id: int, run_id: int, now: str) -> N
         return  # finished by its player meanwhile: that result stands
     run = load(tx, row, repair=True)
     engine = run.engine
-    view = engine.view(run.state)
+    score, text = engine.resigned(run.state)  # a run given up: never above playing on
     index, _ = engine.stat
     change = RunChange(
         id=run.id, expected=run.version, state=engine.dump(run.state), moves=run.moves,
-        score=list(run.score), status=RunStatus.RESIGNED.value, outcome="lost",
+        score=list(score), status=RunStatus.RESIGNED.value, outcome="lost",
         ranked=False, now=now, finished_at=now, hinted=run.hinted,
-        score_text=view["score_text"],
-        points=int(run.score[index]) if index < len(run.score) else 0,
+        score_text=text, points=int(score[index]) if index < len(score) else 0,
     )
     if not tx.update_run(change):  # pragma: no cover - read and written in one transaction
         raise Conflict(f"run {run.id} changed while it was being finished")

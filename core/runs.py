@@ -273,14 +273,16 @@ class Runs:
         return saved
 
     def _finish(self, tx: Tx, run: Run, status: RunStatus, now: str) -> Run:
-        """End the run as it stands (resigned: lost, with its score so far)."""
+        """End the run as it stands: resigned, lost, with the score the game gives a run
+        given up there (``Game.resigned``: never more than playing on could bring)."""
         dump = run.engine.dump(run.state)
+        score, text = run.engine.resigned(run.state)
         saved = dataclasses.replace(
-            run, status=status, outcome="lost", version=run.version + 1, updated_at=now,
-            finished_at=now,
+            run, status=status, outcome="lost", score=list(score), version=run.version + 1,
+            updated_at=now, finished_at=now,
         )
         saved = dataclasses.replace(saved, ranked=self._ranks(tx, saved, dump, now))
-        _update(tx, saved, run.version, dump, run.table, now)
+        _update(tx, saved, run.version, dump, {"score_text": text}, now)
         return saved
 
     def _ranks(self, tx: Tx, run: Run, dump: dict[str, Any], now: str) -> bool:

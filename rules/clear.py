@@ -394,6 +394,12 @@ class ClearTheDungeon(Game[ClearState]):
     def score(self, s: ClearState) -> list[int]:
         return [slain_count(s), spare_cards(s)]
 
+    def resigned(self, s: ClearState) -> tuple[list[int], str]:
+        # The monsters slain, and no spare cards: the power cards left are spare only for a
+        # player who cleared the dungeon or played until stuck.
+        slain = slain_count(s)
+        return [slain, 0], f"resigned with {slain} of 12 monsters slain"
+
     def score_text(self, s: ClearState) -> str:
         if s.outcome == "won":
             return f"cleared the dungeon, {_cards(spare_cards(s))} to spare"

@@ -301,6 +301,10 @@ class Donsol(Game[DonsolState]):
     def score(self, s: DonsolState) -> list[int]:
         return [s.xp, s.hp]
 
+    def resigned(self, s: DonsolState) -> tuple[list[int], str]:
+        # A loss: the cards taken, no HP (as a death), so resigning never beats dying later.
+        return [s.xp, 0], f"resigned after {s.xp}/{DECK_SIZE} cards"
+
     def score_text(self, s: DonsolState) -> str:
         if s.outcome == "won":
             return f"won with {s.hp} HP"

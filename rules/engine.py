@@ -185,6 +185,12 @@ class Game(ABC, Generic[S]):
     def score_text(self, state: S) -> str:
         """The score as a person reads it."""
 
+    def resigned(self, state: S) -> tuple[list[int], str]:
+        """``(score, score_text)`` of a run given up in ``state``: what it ranks with. It must
+        never beat playing on, or resigning would be the way to rank (a game overrides this
+        when its score so far would); by default, the score so far."""
+        return self.score(state), self.score_text(state)
+
     @abstractmethod
     def prompt(self, state: S) -> str:
         """One short sentence: what the player decides now, or how the game ended."""

@@ -718,6 +718,11 @@ class Tomb(Game[TombState]):
         kings, points = score_of(s.hand)
         return [kings, points, 1]
 
+    def resigned(self, s: TombState) -> tuple[list[int], str]:
+        # Treasure counts only for a delver who climbs out: giving up inside scores what dying
+        # does, or resigning with Kings in hand would beat the risk of the way back.
+        return [0, 0, 0], "resigned in the tomb — 0"
+
     def score_text(self, s: TombState) -> str:
         if s.outcome == "dead":
             return "dead — 0"

@@ -121,9 +121,11 @@ async def test_only_the_challenger_closes_and_a_run_in_play_is_finished_as_it_st
     assert closed and card.challenge.closed
     (bob_line,) = [line for line in card.lines if line.owner_id == BOB]
     assert bob_line.unfinished and not bob_line.playing
-    assert bob_line.score == bob_moved.score  # its score so far
+    # Finished as it stands, with what the game gives a run given up there (Donsol: the
+    # cards taken, no HP: never more than playing on).
+    assert bob_line.score == GAMES["donsol"].resigned(bob_moved.state)[0] == [1, 0]
     after = await core.runs.get(bobs.id)
-    assert after.over and after.status.value == "resigned" and after.score == bob_moved.score
+    assert after.over and after.status.value == "resigned" and after.score == [1, 0]
     with pytest.raises(RunOver):  # a move after the close is refused: the run is over
         await core.runs.act(bobs.id, BOB, bob_moved.version, bob_moved.actions[0])
     with pytest.raises(ChallengeClosed, match="closed"):
@@ -223,7 +225,7 @@ async def test_a_move_racing_the_close_lands_before_it_or_is_refused(
         assert isinstance(moved, RunOver) and log == [] and after.moves == 0
         assert after.status.value == "resigned" and bob_line.unfinished
     else:  # the move came first and counts; the close finished the run after it
-        assert log == [bobs.actions[0]] and after.moves == 1 and after.score == moved.score
+        assert log == [bobs.actions[0]] and after.moves == 1 and after.score == GAMES["donsol"].resigned(moved.state)[0]
         if moved.over:  # that one move ended the run: its result stands as played
             assert after.status.value == "over" and not bob_line.unfinished
         else:

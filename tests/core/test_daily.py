@@ -230,3 +230,21 @@ async def test_boards_and_stats_read_from_the_replica_standing_from_the_primary(
     asked.clear()
     await core.rankings.standing(ALICE, "donsol", "normal", "2026-12-01", GUILD)
     assert asked == [False]  # right after a run ends: it must see that run
+
+
+@pytest.mark.parametrize(("game", "expected"), [("donsol", [1, 0]), ("tomb", [0, 0, 0]),
+                                                 ("clear", None)])
+async def test_resigning_never_ranks_above_playing_on(core: Core, game: str, expected) -> None:
+    """A resigned daily is on the board with the score the game gives a run given up: Tomb's
+    treasure counts only out of the tomb, Donsol's HP only alive, Clear's spare cards only
+    for a player who played on."""
+    run = (await core.daily.start(ALICE, game, guild_id=GUILD)).run
+    run = await core.runs.act(run.id, ALICE, run.version, run.actions[0])
+    resigned = await core.runs.resign(run.id, ALICE, run.version)
+    score, text = GAMES[game].resigned(run.state)
+    assert resigned.score == score and score <= GAMES[game].score(run.state)
+    if expected is not None:
+        assert score == expected
+    (line,) = (await core.rankings.board(game, guild_id=GUILD)).lines
+    assert (line.score, line.score_text, line.status) == (score, text, "resigned")
+    assert "resigned" in text

@@ -132,7 +132,7 @@ async def test_resign_ends_the_run_as_lost_with_its_score(
     with pytest.raises(NotYourRun):
         await core.runs.resign(run.id, BOB, run.version)
     resigned = await core.runs.resign(run.id, ALICE, run.version)
-    assert (resigned.status, resigned.outcome, resigned.score) == ("resigned", "lost", [1, 21])
+    assert (resigned.status, resigned.outcome, resigned.score) == ("resigned", "lost", [1, 0])
     assert resigned.over and resigned.actions == [] and not resigned.ranked
     assert resigned.finished_at == "2026-12-01T12:00:30.000+00:00"
     assert await core.runs.get(run.id) == resigned
