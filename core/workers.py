@@ -74,6 +74,12 @@ class Workers:
         """End the worker processes now, work in progress included (a par being solved is
         solved again after the next start: nothing was stored)."""
         self._closed = True
+        pictures = self._pools.pop(PICTURES, None)
+        if pictures is not None:
+            # Pictures take milliseconds: finish the ones under way rather than kill the
+            # process (killing it with work queued trips a bug of Python 3.11's pool, which
+            # then prints a traceback from its management thread).
+            pictures.shutdown(wait=True, cancel_futures=True)
         for pool in self._pools.values():
             # ProcessPoolExecutor (before Python 3.14) cannot kill a busy worker, and
             # shutdown would wait for its search to end; the processes are terminated.
