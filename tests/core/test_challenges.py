@@ -225,7 +225,8 @@ async def test_a_move_racing_the_close_lands_before_it_or_is_refused(
         assert isinstance(moved, RunOver) and log == [] and after.moves == 0
         assert after.status.value == "resigned" and bob_line.unfinished
     else:  # the move came first and counts; the close finished the run after it
-        assert log == [bobs.actions[0]] and after.moves == 1 and after.score == GAMES["donsol"].resigned(moved.state)[0]
+        given_up = GAMES["donsol"].resigned(moved.state)[0]
+        assert log == [bobs.actions[0]] and after.moves == 1 and after.score == given_up
         if moved.over:  # that one move ended the run: its result stands as played
             assert after.status.value == "over" and not bob_line.unfinished
         else:
