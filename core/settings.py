@@ -14,12 +14,17 @@ Player preferences: ``pictures`` (``on``/``off``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from core.checks import check_id
 from core.context import Context
 from core.errors import BadRequest
 from store.base import Tx
+
+#: How long a pictures switch read is trusted, and how many are kept.
+PICTURES_TTL = 60.0
+PICTURES_CACHED = 10_000
 
 RESULTS_CHANNEL = "results-channel"
 MIN_ACCOUNT_AGE = "min-account-age"
@@ -55,6 +60,9 @@ class Settings:
 
     def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
+        # The pictures switch is read on every click: kept here for PICTURES_TTL seconds
+        # (changes made through this process apply at once; another process's within that).
+        self._pictures: dict[tuple[int | None, int], tuple[bool, float]] = {}
 
     async def guild(self, guild_id: int) -> GuildSettings:
         """A server's settings."""
@@ -86,6 +94,8 @@ class Settings:
         if pictures is not None:
             changes[PICTURES] = "on" if pictures else "off"
         stored = await self._ctx.store.write(_set_guild, check_id(guild_id, "server"), changes)
+        if pictures is not None:
+            self._pictures = {k: v for k, v in self._pictures.items() if k[0] != guild_id}
         return GuildSettings.parse(stored)
 
     async def guilds_with_results_channel(self) -> list[tuple[int, GuildSettings]]:
@@ -94,14 +104,25 @@ class Settings:
 
     async def pictures_on(self, guild_id: int | None, user_id: int) -> bool:
         """Whether boards show table pictures for this player here: on unless the server or
-        the player turned them off (one read)."""
-        return await self._ctx.store.read(_pictures_on, guild_id, check_id(user_id, "user"))
+        the player turned them off (read at most once a minute per player and server)."""
+        key = (guild_id, check_id(user_id, "user"))
+        now = time.monotonic()
+        found = self._pictures.get(key)
+        if found is not None and found[1] > now:
+            return found[0]
+        on = await self._ctx.store.read(_pictures_on, guild_id, user_id)
+        if len(self._pictures) >= PICTURES_CACHED:
+            self._pictures.clear()
+        self._pictures[key] = (on, now + PICTURES_TTL)
+        return on
 
     async def player(self, user_id: int) -> dict[str, str]:
         return await self._ctx.store.read(_player, check_id(user_id, "user"))
 
     async def set_player(self, user_id: int, key: str, value: str) -> dict[str, str]:
-        return await self._ctx.store.write(_set_player, check_id(user_id, "user"), key, value)
+        stored = await self._ctx.store.write(_set_player, check_id(user_id, "user"), key, value)
+        self._pictures = {k: v for k, v in self._pictures.items() if k[1] != user_id}
+        return stored
 
     async def meta(self, key: str) -> str | None:
         return await self._ctx.store.read(_meta, key)
