@@ -379,12 +379,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--profile", action="store_true",
                         help="also sample the bot with py-spy and print where the time goes")
+    parser.add_argument("--pictures", choices=("on", "off"), default="on",
+                        help="the project's table pictures (TABLE_PICTURES; default on): off "
+                             "compares like with like, the minimal bot draws none")
     parser.add_argument("--skip-minimal", action="store_true",
                         help="do not measure the minimal bot")
     parser.add_argument("--rounds", type=int, default=3,
                         help="the paced phase alternates between the bots in this many rounds")
     parser.add_argument("--keep", type=Path, help="copy the databases and logs here")
     args = parser.parse_args(argv)
+    os.environ["TABLE_PICTURES"] = args.pictures  # the bot processes inherit it
+    print(f"table pictures: {args.pictures}")
     if args.quick:
         args.players, args.paced, args.burst, args.rounds = min(args.players, 10), 2.0, 1.0, 1
     return 0 if asyncio.run(main_async(args)) else 1

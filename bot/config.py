@@ -49,6 +49,9 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     #: ``SHARD_COUNT=auto``: run every shard Discord recommends, in this process.
     shard_auto: bool = False
+    #: ``TABLE_PICTURES=off``: no table pictures on boards anywhere (each costs a few ms of
+    #: CPU in a worker process; a small machine under heavy load may want them off).
+    table_pictures: bool = True
 
     @property
     def database(self) -> str | Path:
@@ -75,6 +78,7 @@ class Settings:
             log_level=_log_level(_text(env, "LOG_LEVEL") or "INFO"),
             discord_api_base=_api_base(_text(env, "DISCORD_API_BASE")),
             metrics_port=_port(_text(env, "METRICS_PORT")),
+            table_pictures=_switch(_text(env, "TABLE_PICTURES"), "TABLE_PICTURES"),
             database_url=_database_url(_text(env, "DATABASE_URL"), "DATABASE_URL"),
             database_pool_size=_count(_text(env, "DATABASE_POOL_SIZE"), "DATABASE_POOL_SIZE"),
             database_read_url=_database_url(_text(env, "DATABASE_READ_URL"),
@@ -179,3 +183,11 @@ def _shards(count_text: str | None, ids_text: str | None, *, postgres: bool
             f"not {ids_text!r}."
         )
     return {"shard_count": count, "shard_ids": ids}
+
+
+def _switch(value: str | None, name: str) -> bool:
+    if value is None or value.lower() == "on":
+        return True
+    if value.lower() == "off":
+        return False
+    raise ConfigError(f"{name} must be on or off, not {value!r}.")

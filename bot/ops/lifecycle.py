@@ -150,6 +150,7 @@ class BotProcess:
             shard_count=s.shard_count,
             shard_ids=s.shard_ids,
             sharded=s.shard_auto,
+            pictures=s.table_pictures,
         )
 
     async def _main(self) -> None:
