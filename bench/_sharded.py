@@ -25,11 +25,11 @@ import psycopg
 from aiohttp import WSMsgType, web
 
 from bench._standin import payloads as p
+from bench._standin.checks import log_problems
 from bench._standin.ids import parse_move
 from bench._standin.players import Outcome
 from bench._standin.process import PROJECT_BOT, ROOT, BotProcess
 from bench._standin.server import HEARTBEAT_MS, Interaction, StandIn
-from rules import GAMES, replay
 
 #: The shard of the player whose task is running (players wait for their own shard only).
 PLAYER_SHARD: contextvars.ContextVar[int | None] = contextvars.ContextVar(
@@ -290,29 +290,8 @@ def check_postgres(url: str, outcomes: Iterable[Outcome],
             "SELECT id, game, variant, seed, deck, moves, state FROM runs").fetchall()
     report.runs = len(rows)
     report.moves = sum(len(v) for v in logs.values())
-    for run_id, game, variant, seed, deck, count, state in rows:
-        log = logs.get(run_id, [])
-        if [n for n, _ in log] != list(range(1, len(log) + 1)) or len(log) != count:
-            report.problems.append(f"run {run_id}: moves {[n for n, _ in log]}, count {count}")
-            continue
-        try:
-            final = replay(game, variant, int(seed), [a for _, a in log],
-                           json.loads(deck) if deck else None)
-        except Exception as exc:  # an illegal stored move is exactly what this looks for
-            report.problems.append(f"run {run_id}: its moves do not replay ({exc})")
-            continue
-        if GAMES[game].dump(final) != json.loads(state):
-            report.problems.append(f"run {run_id}: replayed state differs from the stored one")
-    actions = {(run_id, n): a for run_id, log in logs.items() for n, a in log}
-    for outcome in outcomes:
-        move = outcome.promised
-        if move is not None and actions.get((move.run_id, move.version + 1)) != move.action:
-            report.problems.append(
-                f"promised move lost: run {move.run_id} move {move.version + 1} {move.action!r}")
     clicks = Counter(m.run_id for record in sent
                      if (m := parse_move(record.data.get("custom_id", ""))))
-    for run_id, log in logs.items():
-        if len(log) > clicks[run_id]:
-            report.problems.append(f"run {run_id}: {len(log)} moves from {clicks[run_id]} clicks")
+    report.problems += log_problems(rows, logs, outcomes, clicks)
     return report
 

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bench._standin import payloads as p
 from bench._standin.ids import parse_move
@@ -54,33 +55,49 @@ def check_database(path: Path, outcomes: Iterable[Outcome]) -> DatabaseCheck:
         conn.close()
     report.runs = len(rows)
     report.moves = sum(len(v) for v in logs.values())
+    sent = Counter(m.run_id for o in outcomes if o.kind == "click"
+                   and (m := parse_move(o.record.data.get("custom_id", ""))))
+    report.problems += log_problems(rows, logs, outcomes, sent or None)
+    return report
+
+
+def log_problems(
+    rows: Iterable[tuple[int, str, str, Any, str | None, int, str]],
+    logs: dict[int, list[tuple[int, str]]],
+    outcomes: Iterable[Outcome],
+    clicks: Counter[int] | None,
+) -> list[str]:
+    """What is wrong with stored runs and their move logs, whatever the database: ``rows`` as
+    ``(id, game, variant, seed, deck, moves, state)``, ``logs`` run id -> ``(number, action)``
+    in order; every promised move of ``outcomes`` must be stored, and (with ``clicks``, run id
+    -> clicks sent to it) no run may have more moves than clicks."""
+    problems: list[str] = []
     for run_id, game, variant, seed, deck, count, state in rows:
         log = logs.get(run_id, [])
         if [n for n, _ in log] != list(range(1, len(log) + 1)) or len(log) != count:
-            report.problems.append(f"run {run_id}: moves numbered {[n for n, _ in log]}, "
-                                   f"count {count}")
+            problems.append(f"run {run_id}: moves numbered {[n for n, _ in log]}, "
+                            f"count {count}")
             continue
         try:
             final = replay(game, variant, int(seed), [a for _, a in log],
                            json.loads(deck) if deck else None)
         except Exception as exc:  # an illegal stored move is exactly what this looks for
-            report.problems.append(f"run {run_id}: its moves do not replay ({exc})")
+            problems.append(f"run {run_id}: its moves do not replay ({exc})")
             continue
         if GAMES[game].dump(final) != json.loads(state):
-            report.problems.append(f"run {run_id}: replayed state differs from the stored one")
+            problems.append(f"run {run_id}: replayed state differs from the stored one")
     actions = {(run_id, n): a for run_id, log in logs.items() for n, a in log}
     for outcome in outcomes:
         move = outcome.promised
         if move is not None and actions.get((move.run_id, move.version + 1)) != move.action:
-            report.problems.append(
+            problems.append(
                 f"promised move lost: run {move.run_id} move {move.version + 1} {move.action!r}"
                 f" (stored: {actions.get((move.run_id, move.version + 1))!r})")
-    sent = Counter(m.run_id for o in outcomes if o.kind == "click"
-                   and (m := parse_move(o.record.data.get("custom_id", ""))))
-    for run_id, log in logs.items():
-        if sent and len(log) > sent[run_id]:
-            report.problems.append(f"run {run_id}: {len(log)} moves from {sent[run_id]} clicks")
-    return report
+    if clicks is not None:
+        for run_id, log in logs.items():
+            if len(log) > clicks[run_id]:
+                problems.append(f"run {run_id}: {len(log)} moves from {clicks[run_id]} clicks")
+    return problems
 
 
 def answer_problems(outcomes: Iterable[Outcome]) -> Counter[str]:
