@@ -33,15 +33,13 @@ from core.clock import parse_timestamp, timestamp
 from core.context import Context
 from core.errors import Refusal
 from core.model import Run, RunKind, RunStatus
-from core.runs import Runs, insert_run, load
+from core.runs import Runs, give_up, insert_run, load
 from rules import GAMES
 from store.base import (
     ChallengeEntry,
     ChallengeRow,
-    Conflict,
     NewChallenge,
     NewRun,
-    RunChange,
     Tx,
 )
 
@@ -390,17 +388,7 @@ def _finish_unfinished_tx(tx: Tx, challenge_id: int, run_id: int, now: str) -> N
     if row is None or row.status != RunStatus.PLAYING.value:
         return  # finished by its player meanwhile: that result stands
     run = load(tx, row, repair=True)
-    engine = run.engine
-    score, text = engine.resigned(run.state)  # a run given up: never above playing on
-    index, _ = engine.stat
-    change = RunChange(
-        id=run.id, expected=run.version, state=engine.dump(run.state), moves=run.moves,
-        score=list(score), status=RunStatus.RESIGNED.value, outcome="lost",
-        ranked=False, now=now, finished_at=now, hinted=run.hinted,
-        score_text=text, points=int(score[index]) if index < len(score) else 0,
-    )
-    if not tx.update_run(change):  # pragma: no cover - read and written in one transaction
-        raise Conflict(f"run {run.id} changed while it was being finished")
+    give_up(tx, run, now, ranks=lambda _: False)  # a challenge's card ranks it, no board
     tx.mark_unfinished(challenge_id, run.owner_id)
 
 

@@ -273,17 +273,12 @@ class Runs:
         return saved
 
     def _finish(self, tx: Tx, run: Run, status: RunStatus, now: str) -> Run:
-        """End the run as it stands: resigned, lost, with the score the game gives a run
-        given up there (``Game.resigned``: never more than playing on could bring)."""
-        dump = run.engine.dump(run.state)
-        score, text = run.engine.resigned(run.state)
-        saved = dataclasses.replace(
-            run, status=status, outcome="lost", score=list(score), version=run.version + 1,
-            updated_at=now, finished_at=now,
+        """End the run as it stands (``give_up``); it ranks if its window allows and its moves
+        replay to it."""
+        return give_up(
+            tx, run, now,
+            ranks=lambda saved: self._ranks(tx, saved, run.engine.dump(run.state), now),
         )
-        saved = dataclasses.replace(saved, ranked=self._ranks(tx, saved, dump, now))
-        _update(tx, saved, run.version, dump, {"score_text": text}, now)
-        return saved
 
     def _ranks(self, tx: Tx, run: Run, dump: dict[str, Any], now: str) -> bool:
         return self._eligible(run, now) and verified(
@@ -301,6 +296,20 @@ def insert_run(tx: Tx, new: NewRun, state: Any) -> Run:
     row = tx.run(run_id)
     assert row is not None
     return Run.from_row(row, state)
+
+
+def give_up(tx: Tx, run: Run, now: str, *, ranks: Callable[[Run], bool]) -> Run:
+    """Write the run ended as it stands: resigned, lost, with the score the game gives a run
+    given up there (``Game.resigned``: never more than playing on could bring). ``ranks``
+    says, of the ended run, whether it ranks. The run must be as read in this transaction."""
+    score, text = run.engine.resigned(run.state)
+    saved = dataclasses.replace(
+        run, status=RunStatus.RESIGNED, outcome="lost", score=list(score),
+        version=run.version + 1, updated_at=now, finished_at=now,
+    )
+    saved = dataclasses.replace(saved, ranked=ranks(saved))
+    _update(tx, saved, run.version, run.engine.dump(run.state), {"score_text": text}, now)
+    return saved
 
 
 def get_run(tx: Tx, run_id: int, repair: bool) -> Run:
