@@ -112,7 +112,10 @@ async def test_only_the_challenger_closes_and_a_run_in_play_is_finished_as_it_st
     await named(core)
     challenge, alices = await core.challenges.create(ALICE, "donsol")
     bobs = (await core.challenges.accept(challenge.id, BOB)).run
-    bob_moved = await core.runs.act(bobs.id, BOB, bobs.version, bobs.actions[0])
+    # The deal is random: a move that leaves the run in play (a first fight can kill).
+    engine = GAMES["donsol"]
+    move = next(a for a in bobs.actions if not engine.is_over(engine.apply(bobs.state, a)))
+    bob_moved = await core.runs.act(bobs.id, BOB, bobs.version, move)
     await play_out(core, alices, random.Random(4))
     with pytest.raises(NotChallenger):
         await core.challenges.close(challenge.id, BOB)
