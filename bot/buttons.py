@@ -17,9 +17,9 @@ answered like a stale board, with the run as it is now.
 Clicks are routed by :class:`ClickRouter` from discord.py's ``on_interaction`` event, not
 through ``DynamicItem``: discord.py rebuilds the clicked message's whole view before it calls
 a dynamic item, a cost that grows with the buttons on a board, and our ids already say
-everything. So views sent here are never stored in discord.py's view store
-(:class:`ButtonRows` is not "dispatchable"), and any ``dd`` id no kind claims gets a polite
-refusal instead of "This interaction failed".
+everything. So the buttons sent here are plain component JSON (:class:`ButtonRows`), never
+stored in discord.py's view store, and any ``dd`` id no kind claims gets a polite refusal
+instead of "This interaction failed".
 """
 
 from __future__ import annotations
@@ -143,16 +143,105 @@ def _control(custom_id: str, rest: str) -> Click | None:
 
 # ----- what is sent -------------------------------------------------------------------------
 
+ROWS = 5
+PER_ROW = 5
+
+
+@dataclass(frozen=True, slots=True)
+class PlainButton:
+    """One button as sent: a ``custom_id`` (or a link's ``url``), its label, style, row (None:
+    the first row with room, as discord.py places buttons), and an emoji (text or custom)."""
+
+    custom_id: str | None
+    label: str | None = None
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    row: int | None = None
+    disabled: bool = False
+    emoji: str | discord.PartialEmoji | None = None
+    url: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The button as Discord's JSON (a message component of type 2)."""
+        found: dict[str, Any] = {"type": 2, "style": int(self.style.value),
+                                 "disabled": self.disabled}
+        if self.label:
+            found["label"] = self.label
+        if self.url is not None:
+            found["url"] = self.url
+        else:
+            found["custom_id"] = self.custom_id
+        emoji = self.emoji
+        if isinstance(emoji, str) and emoji.startswith("<"):  # a custom emoji as text
+            emoji = discord.PartialEmoji.from_str(emoji)
+        if isinstance(emoji, discord.PartialEmoji):
+            found["emoji"] = emoji.to_dict()
+        elif emoji:
+            found["emoji"] = {"id": None, "name": emoji}
+        return found
+
 
 class ButtonRows(discord.ui.View):
-    """The buttons of one message. Never stored by discord.py: clicks reach the router by
-    their custom ids, so nothing is kept per message and nothing times out."""
+    """The buttons of one message, sent as plain component JSON.
+
+    It is a ``View`` only because discord.py's send and edit calls accept nothing else. It
+    holds no ``discord.ui`` items: clicks reach :class:`ClickRouter` by their custom ids, so
+    nothing about a message has to live in memory. It tells discord.py that it is already
+    finished and not dispatchable, so no call ever stores it: discord.py would otherwise keep
+    the view of every new board (``InteractionResponse.send_message`` stores views without
+    asking ``is_dispatchable``) and, for an ephemeral one, a 15-minute timeout task with it.
+    Building ``discord.ui.Button`` objects for every board was also a click's single largest
+    cost in the adapter (they form reference cycles, so only the garbage collector frees
+    them).
+    """
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
+        self.buttons: list[PlainButton] = []
+
+    def add(self, item: PlainButton) -> None:
+        """Add a button (``ValueError`` past Discord's 25; a full row is refused by
+        :meth:`layout`)."""
+        if len(self.buttons) >= ROWS * PER_ROW:
+            raise ValueError("a message holds at most 25 buttons")
+        if item.row is not None and not 0 <= item.row < ROWS:
+            raise ValueError(f"row {item.row} is not one of Discord's 5 rows")
+        self.buttons.append(item)
+
+    def remove(self, custom_id_prefix: str) -> None:
+        """Take out the buttons whose custom id starts with ``custom_id_prefix``."""
+        self.buttons = [b for b in self.buttons
+                        if not (b.custom_id or "").startswith(custom_id_prefix)]
+
+    def replace(self, index: int, item: PlainButton) -> None:
+        self.buttons[index] = item
+
+    def layout(self) -> list[list[PlainButton]]:
+        """The buttons by row: a button with a row goes there, one without goes to the first
+        row with room when it is added; ``ValueError`` when a row would hold more than 5."""
+        rows: list[list[PlainButton]] = [[] for _ in range(ROWS)]
+        for item in self.buttons:
+            if item.row is not None:
+                index = item.row
+            else:
+                index = next((i for i, row in enumerate(rows) if len(row) < PER_ROW), ROWS)
+            if index >= ROWS or len(rows[index]) >= PER_ROW:
+                raise ValueError("no room for another button in that row")
+            rows[index].append(item)
+        return [row for row in rows if row]
+
+    # What discord.py asks of a view it sends:
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": [b.to_dict() for b in row]} for row in self.layout()]
+
+    def has_components_v2(self) -> bool:
+        return False
 
     def is_dispatchable(self) -> bool:
         return False
+
+    def is_finished(self) -> bool:
+        return True
 
 
 def button(
@@ -163,10 +252,13 @@ def button(
     row: int | None = None,
     disabled: bool = False,
     emoji: str | discord.PartialEmoji | None = None,
-) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=label, style=style, row=row, disabled=disabled, emoji=emoji, custom_id=custom_id
-    )
+) -> PlainButton:
+    return PlainButton(custom_id, label, style, row, disabled, emoji)
+
+
+def link(url: str, *, label: str, row: int | None = None) -> PlainButton:
+    """A button that opens ``url`` (it sends Discord no click)."""
+    return PlainButton(None, label, discord.ButtonStyle.link, row, url=url)
 
 
 # ----- the router ---------------------------------------------------------------------------

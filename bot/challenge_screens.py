@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.boards.common import clip
-from bot.buttons import ButtonRows, button, control_id, make_id
+from bot.buttons import ButtonRows, button, control_id, link, make_id
 from core.challenges import Card, CardLine, Challenge, OpenChallenge
 from core.clock import parse_timestamp
 from core.model import Run
@@ -90,9 +90,9 @@ def card(card: Card) -> tuple[discord.Embed, ButtonRows | None]:
     if seed is None:
         embed.set_footer(text="The deal's seed is revealed when the challenge closes.")
         rows = ButtonRows()
-        rows.add_item(button(accept_id(c.id), label="Accept", emoji="⚔️",
+        rows.add(button(accept_id(c.id), label="Accept", emoji="⚔️",
                              style=discord.ButtonStyle.primary))
-        rows.add_item(button(close_id(c.id), label="Close", emoji="🔒"))
+        rows.add(button(close_id(c.id), label="Close", emoji="🔒"))
         return embed, rows
     embed.add_field(
         name="Deal",
@@ -128,14 +128,14 @@ def open_list(found: list[OpenChallenge]) -> tuple[str, ButtonRows | None]:
                      f"closes {when(c.deadline)}")
         row = i // 2
         if item.run is None:
-            rows.add_item(button(accept_id(c.id), label=f"{i + 1}. Accept", row=row,
+            rows.add(button(accept_id(c.id), label=f"{i + 1}. Accept", row=row,
                                  style=discord.ButtonStyle.primary))
         else:
-            rows.add_item(button(control_id("show", item.run.id, item.run.version, "p"),
+            rows.add(button(control_id("show", item.run.id, item.run.version, "p"),
                                  label=f"{i + 1}. Board", row=row))
         url = card_url(c)
         if url is not None:
-            rows.add_item(discord.ui.Button(label=f"{i + 1}. Card", url=url, row=row))
+            rows.add(link(url, label=f"{i + 1}. Card", row=row))
     return "\n".join(lines), rows
 
 
@@ -180,15 +180,12 @@ def series_buttons(rows: ButtonRows, series: SeriesView, run: Run) -> None:
     """Between runs "Next run" instead of "Play again"; after the last, "New series"."""
     if not run.over or series.number_of(run.id) != len(series.entries):
         return
-    for item in list(rows.children):
-        custom_id = getattr(item, "custom_id", None) or ""
-        if custom_id.startswith("dd.c:again:"):
-            rows.remove_item(item)
+    rows.remove("dd.c:again:")
     if series.finished:
-        rows.add_item(button(new_series_id(series.length), label=f"New series of {series.length}",
+        rows.add(button(new_series_id(series.length), label=f"New series of {series.length}",
                              emoji="🔁", style=discord.ButtonStyle.primary, row=4))
     else:
-        rows.add_item(button(next_id(series, len(series.entries)), label="Next run", emoji="⏭️",
+        rows.add(button(next_id(series, len(series.entries)), label="Next run", emoji="⏭️",
                              style=discord.ButtonStyle.primary, row=4))
 
 

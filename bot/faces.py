@@ -15,6 +15,7 @@ bot's own, and that edit is skipped when the run has moved on in the meantime.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 import re
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.buttons import ButtonRows
 from bot.pictures.table import CACHE, FILENAME, action_cards, render_scene, scene, scene_key
 from core.model import Run
 from core.workers import PICTURES
@@ -51,7 +53,7 @@ def with_faces(text: str, emoji: CardEmoji) -> str:
     return _CARD.sub(face, text)
 
 
-def dress(embed: discord.Embed, rows: discord.ui.View, emoji: CardEmoji,
+def dress(embed: discord.Embed, rows: ButtonRows, emoji: CardEmoji,
           *, picture: bool) -> None:
     """Put card faces on a board: emoji in its description and fields and on the buttons of
     moves that name a card, and (``picture``) the table image slot."""
@@ -61,11 +63,11 @@ def dress(embed: discord.Embed, rows: discord.ui.View, emoji: CardEmoji,
         for i, field in enumerate(embed.fields):
             embed.set_field_at(i, name=field.name, value=with_faces(field.value or "", emoji),
                                inline=field.inline)
-        for item in rows.children:
-            if isinstance(item, discord.ui.Button) and item.custom_id:
+        for i, item in enumerate(rows.buttons):
+            if item.custom_id:
                 cards = action_cards(item.custom_id.rsplit(":", 1)[-1])
                 if cards and cards[0] in emoji:
-                    item.emoji = emoji[cards[0]]
+                    rows.replace(i, dataclasses.replace(item, emoji=emoji[cards[0]]))
     if picture:
         embed.set_image(url=f"attachment://{FILENAME}")
 

@@ -68,7 +68,7 @@ def _buttons(step: Step) -> ButtonRows:
         specs.append((TURN, turn.step, "Turning point", "⚠️", here == turn.step))
     for tag, target, label, emoji, disabled in specs:
         style = discord.ButtonStyle.danger if tag == TURN else discord.ButtonStyle.secondary
-        rows.add_item(button(replay_id(run_id, target, tag), label=label, emoji=emoji,
+        rows.add(button(replay_id(run_id, target, tag), label=label, emoji=emoji,
                              disabled=disabled, style=style, row=0))
     return rows
 

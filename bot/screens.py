@@ -17,7 +17,7 @@ import discord
 
 from bot import standings
 from bot.boards import render_board
-from bot.buttons import ButtonRows, button, control_id, move_id
+from bot.buttons import ButtonRows, PlainButton, button, control_id, move_id
 from core import Run, RunKind, RunStatus
 from rules import GAMES
 from rules.deal import commitment
@@ -71,18 +71,18 @@ def board(
     playing = run.status is RunStatus.PLAYING
     # A resigned run's state is not over, so the board may still draw (disabled) buttons.
     for spec in drawn.buttons if playing else ():
-        rows.add_item(button(
+        rows.add(button(
             move_id(run.id, run.version, spec.action), label=spec.label, style=spec.style,
             row=spec.row, disabled=spec.disabled, emoji=spec.emoji,
         ))
     if playing:
         if run.kind is RunKind.PRACTICE and run.moves > 0:
-            rows.add_item(_control("undo", run, label="Undo", emoji="↩️"))
+            rows.add(_control("undo", run, label="Undo", emoji="↩️"))
         if run.kind is RunKind.PRACTICE:  # never on dailies, challenges or series
-            rows.add_item(_control("hint", run, label="Hint", emoji="💡"))
-        rows.add_item(_control("resign", run, label="Resign", emoji="🏳️"))
+            rows.add(_control("hint", run, label="Hint", emoji="💡"))
+        rows.add(_control("resign", run, label="Resign", emoji="🏳️"))
     else:
-        rows.add_item(_control("again", run, label="Play again", emoji="🔁",
+        rows.add(_control("again", run, label="Play again", emoji="🔁",
                                style=discord.ButtonStyle.primary))
     return Screen(drawn.embed, rows, run)
 
@@ -97,9 +97,9 @@ def confirm_resign(run: Run, *, owner: str | None = None) -> Screen:
     """The board without its game buttons, asking whether to resign."""
     embed = _still(run, owner=owner, notice=CONFIRM_RESIGN)
     rows = ButtonRows()
-    rows.add_item(_control("confirm", run, label="Yes, resign", row=0,
+    rows.add(_control("confirm", run, label="Yes, resign", row=0,
                            style=discord.ButtonStyle.danger))
-    rows.add_item(_control("board", run, label="No, keep playing", row=0,
+    rows.add(_control("board", run, label="No, keep playing", row=0,
                            style=discord.ButtonStyle.primary))
     return Screen(embed, rows)
 
@@ -113,9 +113,9 @@ def unfinished(run: Run, *, variant: str | None, owner: str | None = None) -> Sc
         "Resume it, or abandon it and start anew.",
     )
     rows = ButtonRows()
-    rows.add_item(_control("resume", run, label="Resume", emoji="▶️", row=0,
+    rows.add(_control("resume", run, label="Resume", emoji="▶️", row=0,
                            style=discord.ButtonStyle.primary))
-    rows.add_item(_control("abandon", run, variant or run.variant, row=0,
+    rows.add(_control("abandon", run, variant or run.variant, row=0,
                            label="Abandon and start anew", emoji="🗑️",
                            style=discord.ButtonStyle.danger))
     return Screen(embed, rows)
@@ -130,7 +130,7 @@ def games_list(runs: Sequence[Run], *, private: bool) -> tuple[str, ButtonRows |
     rows = ButtonRows()
     for i, run in enumerate(shown):
         lines.append(f"**{i + 1}.** {describe(run)}")
-        rows.add_item(_control("show", run, "p" if private else "",
+        rows.add(_control("show", run, "p" if private else "",
                                label=f"{i + 1}. {run.title}", row=i // 5))
     if len(runs) > len(shown):
         lines.append(f"…and {len(runs) - len(shown)} older ones.")
@@ -158,7 +158,7 @@ def _control(
     emoji: str | None = None,
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     row: int = CONTROL_ROW,
-) -> discord.ui.Button[Any]:
+) -> PlainButton:
     return button(control_id(verb, run.id, run.version, arg), label=label, emoji=emoji,
                   style=style, row=row)
 

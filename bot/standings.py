@@ -95,12 +95,12 @@ def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
         return embed, None
     rows = ButtonRows()
     if board.pages > 1:
-        rows.add_item(button(board_page_id(board, board.page - 1), label="Previous",
+        rows.add(button(board_page_id(board, board.page - 1), label="Previous",
                              emoji="◀️", disabled=board.page == 0, row=0))
-        rows.add_item(button(board_page_id(board, board.page + 1), label="Next", emoji="▶️",
+        rows.add(button(board_page_id(board, board.page + 1), label="Next", emoji="▶️",
                              disabled=board.page >= board.pages - 1, row=0))
     for line in replays:
-        rows.add_item(button(replay_open_id(line.run_id), label=f"Replay #{line.rank}",
+        rows.add(button(replay_open_id(line.run_id), label=f"Replay #{line.rank}",
                              emoji="🎞️", row=1))
     return embed, rows
 
@@ -156,9 +156,9 @@ def week_board(board: WeekBoard, *, viewer_id: int | None,
     if board.pages <= 1:
         return embed, None
     rows = ButtonRows()
-    rows.add_item(button(week_page_id(board, board.page - 1), label="Previous", emoji="◀️",
+    rows.add(button(week_page_id(board, board.page - 1), label="Previous", emoji="◀️",
                          disabled=board.page == 0))
-    rows.add_item(button(week_page_id(board, board.page + 1), label="Next", emoji="▶️",
+    rows.add(button(week_page_id(board, board.page + 1), label="Next", emoji="▶️",
                          disabled=board.page >= board.pages - 1))
     return embed, rows
 

@@ -125,7 +125,7 @@ class Replays(commands.Cog):
         """A finished daily's board offers its replay (refused, saying when, until the day
         closes)."""
         if run.over:
-            screen.buttons.add_item(button(replay_open_id(run.id), label="Replay", emoji="🎞️",
+            screen.buttons.add(button(replay_open_id(run.id), label="Replay", emoji="🎞️",
                                            row=screens.CONTROL_ROW))
 
 
