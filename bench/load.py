@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import platform
 import re
@@ -41,6 +42,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,6 +68,7 @@ class Phase:
     outcomes: list[Outcome]
     cpu: float  # the bot's CPU seconds during the phase
     driver_cpu: float  # this process's (players and stand-in) CPU seconds during the phase
+    driver_gc_ms: float = 0.0  # this process's longest garbage-collection pause in the phase
 
     def latencies(self, kinds: tuple[str, ...] = ("click",), game: str | None = None,
                   ) -> list[float]:
@@ -95,6 +98,14 @@ async def run_phase(discord: StandIn, bot: BotProcess, name: str, games: tuple[s
                     players: int, seconds: float, pace: float | None, first_user: int,
                     is_move_id: object, seed: int) -> Phase:
     load = Load(discord, games, is_move=is_move_id)  # type: ignore[arg-type]
+    with quiet_collector() as pauses:
+        return await _run_phase(load, bot, name, games, players, seconds, pace, first_user,
+                                seed, pauses)
+
+
+async def _run_phase(load: Load, bot: BotProcess, name: str, games: tuple[str, ...],
+                     players: int, seconds: float, pace: float | None, first_user: int,
+                     seed: int, pauses: list[float]) -> Phase:
     cpu, driver = bot.cpu_seconds(), time.process_time()
     started = time.perf_counter()
     tasks = [asyncio.create_task(play(load, first_user + i, seed * 1_000_003 + i, pace))
@@ -105,7 +116,41 @@ async def run_phase(discord: StandIn, bot: BotProcess, name: str, games: tuple[s
     await asyncio.gather(*tasks)
     game = games[0] if len(games) == 1 else "mixed"
     return Phase(name, game, elapsed, load.outcomes, bot.cpu_seconds() - cpu,
-                 time.process_time() - driver)
+                 time.process_time() - driver, max(pauses, default=0.0))
+
+
+@contextlib.contextmanager
+def quiet_collector() -> Iterator[list[float]]:
+    """Keep this process's full garbage collections out of a phase; yield the pauses (ms) of
+    the collections that still run.
+
+    The answers are timestamped on this process's event loop, so a pause here is added to
+    every answer arriving meanwhile, and it grows with what the stand-in keeps (every
+    board it was sent): it would charge the bigger boards' bot for the driver's own work.
+    What exists is frozen and full collections wait for the end of the phase; the young
+    generations are still collected.
+    """
+    gc.collect()
+    gc.freeze()
+    threshold = gc.get_threshold()
+    gc.set_threshold(threshold[0], threshold[1], 1_000_000)
+    pauses: list[float] = []
+    began = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append((time.perf_counter() - began[0]) * 1000)
+
+    gc.callbacks.append(timed)
+    try:
+        yield pauses
+    finally:
+        gc.callbacks.remove(timed)
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+        gc.collect()
 
 
 @dataclass
@@ -167,7 +212,7 @@ def _merge(phases: list[Phase]) -> Phase:
     first = phases[0]
     return Phase(first.name, first.game, sum(p.seconds for p in phases),
                  [o for p in phases for o in p.outcomes], sum(p.cpu for p in phases),
-                 sum(p.driver_cpu for p in phases))
+                 sum(p.driver_cpu for p in phases), max(p.driver_gc_ms for p in phases))
 
 
 def check(subject: Subject) -> None:
@@ -314,6 +359,9 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
                 driver = f"{100 * phase.driver_cpu / phase.seconds:6.0f} %" if whole else ""
                 print(f"{target.name:<9} {phase.name:<13} {game:<7} {rate:9.0f} {p50:7.1f} "
                       f"{p95:7.1f} {p99:7.1f} {top:7.1f} {cpu:>10} {len(ms):>6} {driver:>10}")
+        gc_ms = max((phase.driver_gc_ms for phase in target.phases), default=0.0)
+        print(f"{target.name:<9} the driver's longest garbage-collection pause in a phase: "
+              f"{gc_ms:.1f} ms")
         starts = [ms for phase in target.phases for ms in phase.latencies(("start",))]
         p50, _, p99, _ = _pct(starts)
         print(f"{target.name:<9} starting a run (/play): {len(starts)}, p50 {p50:.1f} ms, "

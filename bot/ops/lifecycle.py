@@ -32,6 +32,7 @@ from aiohttp import web
 from bot import metrics
 from bot.client import DungeonBot, create_bot
 from bot.config import ConfigError, Settings
+from bot.ops import memory
 from bot.ops.logs import NETWORK_ERRORS, Redact, describe
 
 log = logging.getLogger(__name__)
@@ -161,6 +162,7 @@ class BotProcess:
             return
         metrics.watch_gateway(lambda: bot.latency)
         metrics.time_store(bot.core.store)
+        memory.settle()  # start-up is done: keep its objects out of every full collection
         await bot.connect(reconnect=True)
 
     async def _login(self) -> DungeonBot:
