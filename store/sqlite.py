@@ -1,9 +1,10 @@
-"""The SQLite backend: one aiosqlite connection, its migration runner and the named queries.
+"""The SQLite backend: its two connections, its migration runner and the named queries.
 
-Every transaction is a plain function ``fn(tx, *args)`` that :meth:`SqliteStore.read` /
-:meth:`SqliteStore.write` run on aiosqlite's connection thread as a single job. One job per
-transaction means one thread hop per transaction (instead of one per statement), and since the
-thread runs jobs one after another, two transactions on one connection never interleave.
+Every transaction is a plain function ``fn(tx, *args)`` that :meth:`SqliteStore.read` runs on
+aiosqlite's connection thread and :meth:`SqliteStore.write` on the writer's thread, each as a
+single job. One job per transaction means one thread hop per transaction (instead of one per
+statement), and since each thread runs its jobs one after another, two transactions on one
+connection never interleave.
 Across processes, writers use ``BEGIN IMMEDIATE`` and wait for each other through SQLite's
 busy timeout.
 
@@ -14,9 +15,11 @@ plain dataclasses of ``store.base`` and ``sqlite3.IntegrityError`` into ``Confli
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -56,21 +59,29 @@ DIALECT = "sqlite"
 
 
 class SqliteStore:
-    """One long-lived aiosqlite connection in WAL mode with foreign keys on.
+    """A SQLite file in WAL mode with foreign keys on, through two connections: aiosqlite's
+    for reads (and migrations and backups), and a writer of its own for write transactions.
 
-    ``synchronous`` is ``FULL`` by default: a commit returns only once it is durable.
+    In WAL mode readers never wait for the writer: a read (a leaderboard, a /daily lookup)
+    does not queue behind a commit's sync to disk, and a click's write does not queue behind
+    a slow read. ``synchronous`` is ``FULL`` by default: a commit returns only once it is
+    durable.
     """
 
     dialect = DIALECT
 
-    def __init__(self, conn: aiosqlite.Connection, raw: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, raw: sqlite3.Connection, path: Path,
+                 writer: _Writer) -> None:
         self._conn = conn
         self._raw = raw
+        self._writer = writer
         self.path = path
         # Group commit: write transactions that arrive while a batch is being written wait
         # here and go together in the next one (see ``write``).
         self._queued: list[_Job] = []
         self._writing = False
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     @classmethod
     async def open(
@@ -92,20 +103,23 @@ class SqliteStore:
         # isolation_level=None: the sqlite3 module starts no transaction of its own; ours are
         # explicit BEGIN ... COMMIT.
         conn = await aiosqlite.connect(path, isolation_level=None)
+        writer: _Writer | None = None
         try:
             # aiosqlite has no public "run this callable on your thread"; its private
             # ``_execute`` (present in every release) is what each of its own methods uses,
             # and ``_conn`` is the sqlite3 connection that thread owns.
             raw: sqlite3.Connection = conn._conn
-            store = cls(conn, raw, path)
-            await store._call(_configure, level, busy_timeout_ms)
+            await conn._execute(_configure, raw, level, busy_timeout_ms)
+            writer = await _Writer.open(path, level, busy_timeout_ms)
         except BaseException:
             await conn.close()
             raise
-        return store
+        return cls(conn, raw, path, writer)
 
     async def close(self) -> None:
-        """Close the connection (waiting for queued transactions first)."""
+        """Close both connections, once the writes already asked for are committed."""
+        await self._idle.wait()
+        await self._writer.close()
         await self._conn.close()
 
     async def migrate(self, path: str | Path | None = None) -> int:
@@ -133,36 +147,58 @@ class SqliteStore:
         all. Each still returns only after that commit, so an answer never promises a write
         that could be lost; alone, a write is its own batch, as before. Under load this turns
         many syncs to disk into one.
+
+        A write that finds the writer idle hands its batch to the writer thread at once, and
+        the batch's results are handed out by a callback: no task in between, so a click's
+        write costs no extra turns of the event loop, each of which would wait for whatever
+        else the loop has to do.
         """
-        job = _Job(fn, args, asyncio.get_running_loop().create_future())
+        loop = asyncio.get_running_loop()
+        job = _Job(fn, args, loop.create_future())
         self._queued.append(job)
         if not self._writing:
-            self._writing = True
-            asyncio.get_running_loop().create_task(self._write_batches())
+            self._next_batch(loop)
         return await job.future
 
-    async def _write_batches(self) -> None:
+    def _next_batch(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch, self._queued = self._queued, []
+        self._writing = True
+        self._idle.clear()
         try:
-            while self._queued:
-                batch, self._queued = self._queued, []
-                try:
-                    outcomes = await self._call(_write_batch, batch)
-                except BaseException as exc:  # the commit failed: none of the batch holds
-                    for job in batch:
-                        if not job.future.done():
-                            job.future.set_exception(exc)
-                    if not isinstance(exc, Exception):
-                        raise
-                    continue
-                for job, (ok, value) in zip(batch, outcomes, strict=True):
-                    if job.future.done():  # the caller gave up waiting (cancelled)
-                        continue
-                    if ok:
-                        job.future.set_result(value)
-                    else:
-                        job.future.set_exception(value)
-        finally:
+            done = self._writer.submit(_write_batch, batch)
+        except BaseException as exc:  # the writer is closed
+            self._finish_batch(loop, batch, None, exc)
+            return
+
+        def finished(future: concurrent.futures.Future[list[tuple[bool, Any]]]) -> None:
+            try:
+                outcome = future.result()
+            except BaseException as exc:  # the commit failed: none of the batch holds
+                loop.call_soon_threadsafe(self._finish_batch, loop, batch, None, exc)
+            else:
+                loop.call_soon_threadsafe(self._finish_batch, loop, batch, outcome, None)
+
+        done.add_done_callback(finished)
+
+    def _finish_batch(self, loop: asyncio.AbstractEventLoop, batch: list[_Job],
+                      outcomes: list[tuple[bool, Any]] | None,
+                      failure: BaseException | None) -> None:
+        for i, job in enumerate(batch):
+            if job.future.done():  # the caller gave up waiting (cancelled)
+                continue
+            if outcomes is None:
+                job.future.set_exception(failure or RuntimeError("the write failed"))
+                continue
+            ok, value = outcomes[i]
+            if ok:
+                job.future.set_result(value)
+            else:
+                job.future.set_exception(value)
+        if self._queued:
+            self._next_batch(loop)
+        else:
             self._writing = False
+            self._idle.set()
 
     async def backup(self, target: str | Path) -> None:
         """Copy the database, consistently, to the file ``target`` while it stays in use."""
@@ -170,6 +206,48 @@ class SqliteStore:
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         return await self._conn._execute(fn, self._raw, *args)
+
+
+class _Writer:
+    """The connection for write transactions, on a thread of its own."""
+
+    def __init__(self, executor: ThreadPoolExecutor, conn: sqlite3.Connection) -> None:
+        self._executor = executor
+        self._conn = conn
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: Path, synchronous: str, busy_timeout_ms: int) -> _Writer:
+        executor = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+
+        def connect() -> sqlite3.Connection:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            try:
+                _configure(conn, synchronous, busy_timeout_ms)
+            except BaseException:
+                conn.close()
+                raise
+            return conn
+
+        try:
+            conn = await asyncio.get_running_loop().run_in_executor(executor, connect)
+        except BaseException:
+            executor.shutdown(wait=False)
+            raise
+        return cls(executor, conn)
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        return self._executor.submit(fn, self._conn, *args)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self._executor, self._conn.close)
+        finally:
+            self._executor.shutdown(wait=False)
 
 
 def _configure(conn: sqlite3.Connection, synchronous: str, busy_timeout_ms: int) -> None:

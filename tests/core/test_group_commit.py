@@ -4,6 +4,7 @@ each in its own savepoint, and each caller still gets its own result or refusal.
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,41 @@ async def test_a_write_that_fails_in_a_batch_is_rolled_back_alone(
     ]
     kept = {k for (k,) in query(db_file, "SELECT key FROM meta WHERE key LIKE 'k%'")}
     assert kept == {f"k{i}" for i in range(9) if i % 3 != 1}
+
+
+async def test_reads_do_not_wait_for_a_write_being_committed(
+    sqlite_core: Core, db_file: Path
+) -> None:
+    """The writer has a connection and a thread of its own: in WAL mode a read (a board, a
+    leaderboard) goes on while a write is under way, and sees the last committed state."""
+    run = await sqlite_core.runs.start(ALICE, "donsol", seed=7)
+    store = sqlite_core.store
+    writing, release = threading.Event(), threading.Event()
+
+    def slow_write(tx):
+        tx.set_meta("slow", "written")
+        writing.set()
+        release.wait(10)  # holds the write transaction open on the writer's thread
+
+    write = asyncio.ensure_future(store.write(slow_write))
+    await asyncio.get_running_loop().run_in_executor(None, writing.wait, 10)
+    try:
+        seen = await asyncio.wait_for(sqlite_core.runs.get(run.id), 5)
+        meta = await asyncio.wait_for(store.read(lambda tx: tx.meta("slow")), 5)
+    finally:
+        release.set()
+    await write
+    assert seen.id == run.id and seen.version == 0
+    assert meta is None, "a read sees what was committed, not the write under way"
+    assert await store.read(lambda tx: tx.meta("slow")) == "written"
+
+
+async def test_close_waits_for_the_writes_already_asked_for(db_file: Path) -> None:
+    core = await Core.open(db_file, clock=Clock(), daily_secret=SECRET)
+    runs = [await core.runs.start(ALICE, "donsol", seed=seed) for seed in range(5)]
+    pending = [asyncio.ensure_future(core.runs.act(run.id, ALICE, 0, run.actions[0]))
+               for run in runs]
+    await asyncio.sleep(0)
+    await core.close()
+    assert all(p.done() and p.exception() is None for p in pending)
+    assert query(db_file, "SELECT count(*) FROM moves") == [(5,)]
