@@ -12,6 +12,10 @@ threads) on first use:
   GIL too).
 
 What runs there must be a module-level function of plain, picklable arguments.
+
+A worker ends with the bot: a stop closes the lanes, and a bot that dies without closing them
+(killed, out of memory) leaves no worker behind either, since each one watches its parent
+and exits once it is gone (otherwise a solver would keep a core busy for nobody).
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ import asyncio
 import functools
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -51,7 +58,8 @@ class Workers:
         pool = self._pools.get(lane)
         if pool is None:
             pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=follow_parent, initargs=(os.getpid(),),
             )
             self._pools[lane] = pool
         return pool
@@ -89,3 +97,18 @@ class Workers:
                 if process.is_alive():
                     process.terminate()
         self._pools.clear()
+
+
+#: Seconds between a worker's looks at whether the bot that started it is still there.
+PARENT_CHECK = 1.0
+
+
+def follow_parent(parent: int) -> None:
+    """In a worker process: exit as soon as ``parent`` is no longer this process's parent."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)  # mid-task too: nobody is left to take the result
+
+    threading.Thread(target=watch, name="follow parent", daemon=True).start()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import sys
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
@@ -38,3 +41,46 @@ async def test_a_killed_worker_fails_one_call_and_the_next_gets_a_new_one(caplog
         assert second != first
     finally:
         workers.close()
+
+
+async def test_workers_end_when_the_bot_is_killed(tmp_path) -> None:
+    """A bot killed mid-solve (SIGKILL: no close) leaves no worker process behind."""
+    script = tmp_path / "bot.py"
+    script.write_text(
+        "import asyncio, os, time\n"
+        "from core.workers import BACKGROUND, Workers\n"
+        "async def main():\n"
+        "    workers = Workers()\n"
+        "    print(await workers.run(BACKGROUND, os.getpid), flush=True)\n"
+        "    await workers.run(BACKGROUND, time.sleep, 600)  # a long solve, then killed\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    said = tmp_path / "worker.pid"
+    with said.open("w") as out:  # a file, not a pipe: the worker would hold a pipe open
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, str(script), stdout=out, cwd=Path(__file__).resolve().parents[2],
+        )
+    for _ in range(600):
+        if said.read_text().strip():
+            break
+        await asyncio.sleep(0.1)
+    worker = int(said.read_text())
+    await asyncio.sleep(1.0)  # the long solve has begun
+    assert _alive(worker)
+    bot.kill()
+    await bot.wait()
+    for _ in range(100):
+        if not _alive(worker):
+            break
+        await asyncio.sleep(0.1)
+    assert not _alive(worker), "the worker outlived the bot"
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped by init, does not count)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
