@@ -52,6 +52,9 @@ class Settings:
     #: ``TABLE_PICTURES=off``: no table pictures on boards anywhere (each costs a few ms of
     #: CPU in a worker process; a small machine under heavy load may want them off).
     table_pictures: bool = True
+    #: ``PAR_SOLVER=off``: this process never solves closed days' pars (each a core for
+    #: seconds to a minute); another process, or none, does.
+    par_solver: bool = True
 
     @property
     def database(self) -> str | Path:
@@ -79,6 +82,7 @@ class Settings:
             discord_api_base=_api_base(_text(env, "DISCORD_API_BASE")),
             metrics_port=_port(_text(env, "METRICS_PORT")),
             table_pictures=_switch(_text(env, "TABLE_PICTURES"), "TABLE_PICTURES"),
+            par_solver=_switch(_text(env, "PAR_SOLVER"), "PAR_SOLVER"),
             database_url=_database_url(_text(env, "DATABASE_URL"), "DATABASE_URL"),
             database_pool_size=_count(_text(env, "DATABASE_POOL_SIZE"), "DATABASE_POOL_SIZE"),
             database_read_url=_database_url(_text(env, "DATABASE_READ_URL"),

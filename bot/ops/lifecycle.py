@@ -152,6 +152,7 @@ class BotProcess:
             shard_ids=s.shard_ids,
             sharded=s.shard_auto,
             pictures=s.table_pictures,
+            solve_par=s.par_solver,
         )
 
     async def _main(self) -> None:

@@ -123,3 +123,14 @@ async def test_a_stop_during_the_retries_ends_them(tmp_path: Path, monkeypatch):
     await asyncio.wait_for(serving, 5)
 
     assert all(bot.is_closed() for bot in made), "each attempt's bot is closed"
+
+
+@pytest.mark.parametrize("setting, solves", [("on", True), ("off", False)])
+async def test_par_solver_setting_reaches_the_bot(tmp_path: Path, setting: str, solves: bool):
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN, "PAR_SOLVER": setting,
+                                  "DATABASE_PATH": str(tmp_path / "deck.sqlite3")})
+    bot = BotProcess(settings, TOKEN)._new_bot()
+    try:
+        assert bot.solve_par is solves
+    finally:
+        await bot.close()
