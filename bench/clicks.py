@@ -7,6 +7,8 @@ their boards until each run ends; for every interaction the time from delivery t
 one response is recorded. Discord allows 3 seconds. Run: ``.venv/bin/python -m bench.clicks``
 (``--quick``: 2 runs per game, to check that it runs).
 
+Start-up's objects are frozen out of the garbage collector, as ``python -m bot`` does.
+
 It plays the same clicks twice, with table pictures off and on: a picture is drawn and
 attached after the click is answered, so what it may add to a click is the preference read
 before the answer; the bench reports both and the ratio of their p99s.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import statistics
 import tempfile
@@ -25,6 +28,7 @@ from typing import Any
 
 from bot.buttons import MOVE, parse
 from bot.client import create_bot
+from bot.ops import memory
 from rules import GAMES
 from tests.bot.raw import FakeDiscord
 
@@ -41,8 +45,9 @@ class TimedDiscord(FakeDiscord):
         return super()._callback(interaction_id, payload)
 
 
-async def run(runs_per_game: int, seed: int, folder: Path, *, pictures: bool) -> float:
-    """Play the runs; the clicks' p99 in ms."""
+async def run(runs_per_game: int, seed: int, folder: Path, *, pictures: bool,
+              ) -> tuple[list[float], list[float]]:
+    """Play the runs; the seconds each /play and each click took to be answered."""
     rng = random.Random(seed)
     fake = TimedDiscord()
     started = time.perf_counter()
@@ -51,7 +56,8 @@ async def run(runs_per_game: int, seed: int, folder: Path, *, pictures: bool) ->
     bot = create_bot(folder / f"bench-{pictures}.sqlite3", daily_secret="bench", sync="never",
                      pictures=pictures, card_emoji=False, solve_par=False)
     await fake.attach(bot)
-    print(f"login, migrations and setup: {(time.perf_counter() - started) * 1000:.1f} ms")
+    memory.settle()  # as `python -m bot` does once started (bot.ops.lifecycle)
+    setup = (time.perf_counter() - started) * 1000
     plays: list[float] = []
     clicks: list[float] = []
     user = 1000
@@ -70,10 +76,10 @@ async def run(runs_per_game: int, seed: int, folder: Path, *, pictures: bool) ->
                 clicks.append(fake.answered[clicked] - t0)
     await bot.tables.close()
     await bot.close()
-    print(f"table pictures {'on' if pictures else 'off'}:"
-          f" {len(fake.picture_edits)} pictures attached after the answer")
-    _report("/play", plays)
-    return _report("click", clicks)
+    gc.unfreeze()
+    print(f"table pictures {'on' if pictures else 'off':<3}: setup {setup:5.1f} ms, "
+          f"{len(fake.picture_edits)} pictures attached after the answer")
+    return plays, clicks
 
 
 def _moves(fake: FakeDiscord, message_id: int) -> list[str]:
@@ -99,14 +105,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="runs played per game (20)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds, each playing the runs with pictures off then on, so a "
+                        "change in the machine's load hits both alike (3)")
     parser.add_argument("--quick", action="store_true",
-                        help="2 runs per game: checks that the bench runs")
+                        help="2 runs per game, one round: checks that the bench runs")
     args = parser.parse_args()
     if args.quick:
-        args.runs = 2
+        args.runs, args.rounds = 2, 1
+    played: dict[bool, tuple[list[float], list[float]]] = {False: ([], []), True: ([], [])}
     with tempfile.TemporaryDirectory() as folder:
-        off = asyncio.run(run(args.runs, args.seed, Path(folder), pictures=False))
-        on = asyncio.run(run(args.runs, args.seed, Path(folder), pictures=True))
+        for round_ in range(args.rounds):
+            for pictures in (False, True):
+                plays, clicks = asyncio.run(run(args.runs, args.seed + round_,
+                                                Path(folder) / f"{round_}", pictures=pictures))
+                played[pictures][0].extend(plays)
+                played[pictures][1].extend(clicks)
+    p99 = {}
+    for pictures in (False, True):
+        print(f"table pictures {'on' if pictures else 'off'}, {args.rounds} round(s):")
+        _report("/play", played[pictures][0])
+        p99[pictures] = _report("click", played[pictures][1])
+    on, off = p99[True], p99[False]
     print(f"click p99 with pictures on / off: {on / off:.2f}x ({on - off:+.2f} ms)")
 
 
