@@ -10,6 +10,11 @@ its embed pointing at ``attachment://table.png``, and the new picture replaces t
 a second edit moments later (``edit_original_response``), so pictures add nothing to the time
 a click takes to answer. It is drawn in a worker process (``core.workers``), never in the
 bot's own, and that edit is skipped when the run has moved on in the meantime.
+
+When more clicks come than the worker can draw for (a small machine with hundreds of players
+at once), boards go out without a picture until it has caught up (:meth:`Tables.has_room`):
+the text board is complete, and clicks stay fast instead of every one waiting for a CPU that
+pictures have taken over.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import metrics
 from bot.buttons import ButtonRows
 from bot.pictures.table import CACHE, FILENAME, action_cards, render_scene, scene, scene_key
 from core.model import Run
@@ -72,12 +78,25 @@ def dress(embed: discord.Embed, rows: ButtonRows, emoji: CardEmoji,
         embed.set_image(url=f"attachment://{FILENAME}")
 
 
+#: Pictures being drawn or attached at once, beyond which boards go out without one. Each
+#: takes the worker 5-8 ms: a few are under way at any moment at a hundred clicks a second.
+MAX_IN_FLIGHT = 8
+
+
 class Tables:
     """Draws and attaches table pictures after the click was answered."""
 
-    def __init__(self, bot: DungeonBot) -> None:
+    def __init__(self, bot: DungeonBot, max_in_flight: int = MAX_IN_FLIGHT) -> None:
         self.bot = bot
+        self.max_in_flight = max_in_flight
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def has_room(self) -> bool:
+        """Whether a board answered now can have its picture; counts the ones that cannot."""
+        if len(self._tasks) < self.max_in_flight:
+            return True
+        metrics.picture("skipped")
+        return False
 
     def attach_later(
         self, interaction: discord.Interaction[Any], run: Run, last_action: str | None
@@ -96,6 +115,7 @@ class Tables:
             if current.version != run.version:
                 return  # a later click drew a newer board; its own picture follows
             await interaction.edit_original_response(attachments=[file])
+            metrics.picture("attached")
         except Exception:
             log.warning("run %s: the table picture could not be attached; the board stays "
                         "as text", run.id, exc_info=True)

@@ -81,6 +81,12 @@ class Metrics:
             "dungeon_deck_runs_finished", "Runs ended (won, lost or resigned), by game and kind",
             ["game", "kind"], registry=r,
         )
+        self.pictures = Counter(
+            "dungeon_deck_pictures", "Table pictures: attached to a board, or left out because "
+            "the picture worker was behind", ["outcome"], registry=r,
+        )
+        for outcome in ("attached", "skipped"):
+            self.pictures.labels(outcome)
         self.db_seconds = Histogram(
             "dungeon_deck_db_seconds", "Time of one database job (a transaction)",
             buckets=DB_BUCKETS, registry=r,
@@ -104,6 +110,9 @@ class Metrics:
 
     def db_time(self, seconds: float) -> None:
         self.db_seconds.observe(seconds)
+
+    def picture(self, outcome: str) -> None:
+        self.pictures.labels(outcome).inc()
 
     def watch_gateway(self, latency: Callable[[], float]) -> None:
         """Read the gateway latency (seconds) from ``latency`` at each scrape; a value that is
@@ -190,6 +199,11 @@ def run_started(game: str, kind: str) -> None:
 def run_finished(game: str, kind: str) -> None:
     """A run of ``game`` and ``kind`` ended: won, lost or resigned."""
     METRICS.run_finished(game, kind)
+
+
+def picture(outcome: str) -> None:
+    """A table picture was ``attached`` to a board, or ``skipped`` (the worker was behind)."""
+    METRICS.picture(outcome)
 
 
 def db_time(seconds: float) -> None:

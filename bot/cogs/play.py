@@ -283,6 +283,7 @@ class Play(commands.Cog):
         picture = (
             self.bot.pictures and run is not None
             and await self.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
+            and self.bot.tables.has_room()
         )
         faces.dress(screen.embed, screen.buttons, self.bot.card_emoji, picture=picture)
         kwargs = screen.kwargs()

@@ -68,3 +68,33 @@ async def test_a_server_can_turn_pictures_off(world, error_logs):
     board = await world.play(world.bob, "clear")
     await settle(world)
     assert world.message(board).attachments == []
+
+
+async def test_boards_go_without_pictures_while_the_worker_is_behind(world, error_logs):
+    """Past the pictures under way that the worker can keep up with, a board goes out as text
+    (the old picture taken off, so it never shows an earlier table) and is counted."""
+    from bot import metrics
+
+    def skipped() -> float:
+        return metrics.METRICS.registry.get_sample_value(
+            "dungeon_deck_pictures_total", {"outcome": "skipped"})
+
+    await settle(world)
+    tables = world.env.bot.tables
+    board = await world.play(world.alice, "donsol")
+    await settle(world)
+    assert len(world.message(board).attachments) == 1
+
+    before = skipped()
+    tables.max_in_flight = 0  # as if the worker were that far behind
+    clicked = await world.click(world.alice, board, world.moves(board)[0]["custom_id"])
+    await settle(world)
+    shown = world.message(clicked.response)
+    assert shown.attachments == [] and not shown.embeds[0].image.url
+    assert world.moves(shown), "the text board is complete"
+    assert skipped() == before + 1
+
+    tables.max_in_flight = 8  # caught up: the next board has its picture again
+    again = await world.click(world.alice, shown, world.moves(shown)[0]["custom_id"])
+    await settle(world)
+    assert len(world.message(again.response).attachments) == 1
