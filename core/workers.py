@@ -59,7 +59,7 @@ class Workers:
         if pool is None:
             pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=follow_parent, initargs=(os.getpid(),),
+                initializer=follow_parent, initargs=(os.getpid(), NICENESS.get(lane, 0)),
             )
             self._pools[lane] = pool
         return pool
@@ -102,9 +102,18 @@ class Workers:
 #: Seconds between a worker's looks at whether the bot that started it is still there.
 PARENT_CHECK = 1.0
 
+#: How much lower than the bot's the scheduling priority of a lane's worker is (``nice``):
+#: pictures and pars use the CPU the bot leaves, so that on a small machine under load clicks
+#: are answered first and pictures are left out (``bot.faces``) instead of clicks slowed.
+#: Hints keep the bot's: a player is waiting for one.
+NICENESS = {PICTURES: 10, BACKGROUND: 15}
 
-def follow_parent(parent: int) -> None:
-    """In a worker process: exit as soon as ``parent`` is no longer this process's parent."""
+
+def follow_parent(parent: int, niceness: int = 0) -> None:
+    """In a worker process: lower its priority by ``niceness``, and exit as soon as
+    ``parent`` is no longer its parent."""
+    if niceness:
+        os.nice(niceness)
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.workers import BACKGROUND, INTERACTIVE, Workers
+from core.workers import BACKGROUND, INTERACTIVE, PICTURES, Workers
 
 
 async def test_each_lane_runs_in_a_process_of_its_own() -> None:
@@ -84,3 +84,14 @@ def _alive(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return state != "Z"
+
+
+async def test_pictures_and_pars_run_at_a_lower_priority_than_the_bot_and_hints() -> None:
+    workers = Workers()
+    try:
+        mine = os.nice(0)
+        assert await workers.run(PICTURES, os.nice, 0) == mine + 10
+        assert await workers.run(BACKGROUND, os.nice, 0) == mine + 15
+        assert await workers.run(INTERACTIVE, os.nice, 0) == mine
+    finally:
+        workers.close()
