@@ -111,8 +111,7 @@ class Tables:
     ) -> None:
         try:
             file = discord.File(io.BytesIO(await self.png(run.table, last_action)), FILENAME)
-            current = await self.bot.core.runs.get(run.id)
-            if current.version != run.version:
+            if await self.bot.core.runs.version(run.id) != run.version:
                 return  # a later click drew a newer board; its own picture follows
             await interaction.edit_original_response(attachments=[file])
             metrics.picture("attached")

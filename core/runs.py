@@ -138,6 +138,11 @@ class Runs:
         except _NeedsRepair:
             return await self._ctx.store.write(get_run, run_id, True)
 
+    async def version(self, run_id: int) -> int:
+        """The run's version (its write count) alone, without loading its state;
+        ``RunNotFound`` if there is no such run."""
+        return await self._ctx.store.read(_version_tx, check_run_id(run_id))
+
     async def unfinished(self, owner_id: int, game: str | None = None) -> list[Run]:
         """The player's runs still being played (of ``game`` if given), most recently played
         first."""
@@ -423,3 +428,10 @@ def _rebuild(tx: Tx, engine: Game[Any], row: RunRow, why: Exception) -> Any:
     log.info("run %s: stored state not loadable (%s); rebuilt from %d moves", row.id, why,
              row.moves)
     return state
+
+
+def _version_tx(tx: Tx, run_id: int) -> int:
+    version = tx.run_version(run_id)
+    if version is None:
+        raise RunNotFound(run_id)
+    return version

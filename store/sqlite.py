@@ -366,6 +366,7 @@ _RUN_COLUMNS = """
     score, state, moves, version, ranked, rules, hinted, created_at, updated_at, finished_at
 """
 
+RUN_VERSION = "SELECT version FROM runs WHERE id = :id"
 SELECT_RUN = f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = :id"
 
 SELECT_UNFINISHED = f"""
@@ -780,6 +781,10 @@ class SqliteTx:
     def run(self, run_id: int) -> RunRow | None:
         row = self.conn.execute(SELECT_RUN, {"id": run_id}).fetchone()
         return None if row is None else _run_row(row)
+
+    def run_version(self, run_id: int) -> int | None:
+        row = self.conn.execute(RUN_VERSION, {"id": run_id}).fetchone()
+        return None if row is None else int(row[0])
 
     def unfinished(self, owner_id: int, game: str | None) -> list[RunRow]:
         rows = self.conn.execute(SELECT_UNFINISHED, {"owner_id": owner_id, "game": game})

@@ -279,3 +279,12 @@ async def test_runs_survive_a_restart(db_path: Path, clock: Clock) -> None:
         assert GAMES["donsol"].dump(again.state) == GAMES["donsol"].dump(
             replay("donsol", None, 0, ["take 3D", "take 4H"])
         )
+
+
+async def test_version_reads_the_write_count_alone(core):
+    run = await core.runs.start(ALICE, "donsol", seed=3)
+    assert await core.runs.version(run.id) == 0
+    played = await core.runs.act(run.id, ALICE, 0, run.actions[0])
+    assert await core.runs.version(run.id) == played.version == 1
+    with pytest.raises(RunNotFound):
+        await core.runs.version(run.id + 1000)
