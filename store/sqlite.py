@@ -77,9 +77,9 @@ class SqliteStore:
         self._writer = writer
         self.path = path
         # Group commit: write transactions that arrive while a batch is being written wait
-        # here and go together in the next one (see ``write``).
+        # here and go together in the next one (see ``write``); ``_idle`` is clear while one
+        # is being written.
         self._queued: list[_Job] = []
-        self._writing = False
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -156,13 +156,12 @@ class SqliteStore:
         loop = asyncio.get_running_loop()
         job = _Job(fn, args, loop.create_future())
         self._queued.append(job)
-        if not self._writing:
+        if self._idle.is_set():
             self._next_batch(loop)
         return await job.future
 
     def _next_batch(self, loop: asyncio.AbstractEventLoop) -> None:
         batch, self._queued = self._queued, []
-        self._writing = True
         self._idle.clear()
         try:
             done = self._writer.submit(_write_batch, batch)
@@ -197,7 +196,6 @@ class SqliteStore:
         if self._queued:
             self._next_batch(loop)
         else:
-            self._writing = False
             self._idle.set()
 
     async def backup(self, target: str | Path) -> None:

@@ -10,10 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies, standings
-from bot.buttons import GARBLED, Click
+from bot.buttons import GARBLED, ButtonRows, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from core import Refusal
 from core.checks import check_game, check_variant
+from core.rankings import Leaderboard
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -77,15 +78,20 @@ class Boards(commands.Cog):
             log.info("refused: /leaderboard from user %s: %s", interaction.user.id, exc)
             await replies.notice(interaction, str(exc))
             return
-        embed, rows = standings.leaderboard(
-            board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
-            guild_name=interaction.guild.name if interaction.guild else None,
-            par=await self.bot.core.par.on_board(board),
-        )
+        embed, rows = await self._drawn(interaction, board)
         content = DM_SERVER_BOARD if scope == "server" and not in_server else None
         kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
         await interaction.response.send_message(
             content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
+        )
+
+    async def _drawn(self, interaction: discord.Interaction[Any], board: Leaderboard,
+                     ) -> tuple[discord.Embed, ButtonRows | None]:
+        """A day's board as the player who asked sees it, with the day's par if solved."""
+        return standings.leaderboard(
+            board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
+            guild_name=interaction.guild.name if interaction.guild else None,
+            par=await self.bot.core.par.on_board(board),
         )
 
     async def on_page(self, interaction: discord.Interaction[Any], click: Click) -> None:
@@ -115,11 +121,7 @@ class Boards(commands.Cog):
                      interaction.user.id, exc)
             await replies.notice(interaction, str(exc))
             return
-        embed, rows = standings.leaderboard(
-            board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
-            guild_name=interaction.guild.name if interaction.guild else None,
-            par=await self.bot.core.par.on_board(board),
-        )
+        embed, rows = await self._drawn(interaction, board)
         await interaction.response.edit_message(embed=embed, view=rows)
 
     async def _week(

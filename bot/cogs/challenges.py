@@ -31,6 +31,7 @@ from bot import metrics, replies, screens
 from bot.buttons import GARBLED, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.cogs.daily import player_name
+from bot.cogs.play import play_cog
 from core import Refusal, Run, RunKind
 from core.challenges import Card, ChallengeClosed
 from core.checks import check_game, check_variant
@@ -61,7 +62,7 @@ class Challenges(commands.Cog):
 
     @property
     def play(self) -> Play:
-        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        play = play_cog(self.bot)
         assert play is not None, "the play cog is loaded first (EXTENSIONS)"
         return play
 
@@ -72,10 +73,10 @@ class Challenges(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.clicks.unregister(views.CHALLENGE)
-        play = self.bot.get_cog("Play")
+        play = play_cog(self.bot)
         if play is not None:
-            self.play.board_extras.pop(RunKind.CHALLENGE, None)
-            self.play.finish_hooks.pop(RunKind.CHALLENGE, None)
+            play.board_extras.pop(RunKind.CHALLENGE, None)
+            play.finish_hooks.pop(RunKind.CHALLENGE, None)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import metrics, replies, screens, standings
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from bot.cogs.play import play_cog
 from core import Refusal, RunKind
 from core.checks import check_game, check_variant
 from core.daily import day_number
@@ -25,7 +26,6 @@ from rules import GAMES
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
-    from bot.cogs.play import Play
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class Daily(commands.Cog):
                      run.variant, run.day, user.id)
             metrics.run_started(run.game, run.kind.value)
         notice = None if run.over else NEW_DEAL if started.created else WELCOME_BACK
-        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        play = play_cog(self.bot)
         assert play is not None
         screen = screens.board(
             run, owner=user.display_name, notice=notice, standing=await play.standing(run)

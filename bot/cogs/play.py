@@ -322,6 +322,13 @@ class Play(commands.Cog):
             await hook(interaction, run)
 
 
+def play_cog(bot: commands.Bot) -> Play | None:
+    """The Play cog, which the boards of every kind of run go through; None when unloaded.
+    The cogs that add to those boards (daily, challenges, series, replays) load after it."""
+    cog = bot.get_cog(Play.__cog_name__)
+    return cog if isinstance(cog, Play) else None
+
+
 def not_yours(run: Run) -> str:
     return f"This run belongs to <@{run.owner_id}>; start your own with `/play`."
 

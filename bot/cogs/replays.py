@@ -20,13 +20,13 @@ from discord.ext import commands
 from bot import replay_screens as views
 from bot import replies, screens
 from bot.buttons import GARBLED, Click, button
+from bot.cogs.play import play_cog
 from bot.standings import REPLAY, replay_open_id
 from core import Refusal, Run, RunKind, RunNotFound
 from core.replays import Step
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
-    from bot.cogs.play import Play
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +42,13 @@ class Replays(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.clicks.register(REPLAY, self.on_click)
-        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        play = play_cog(self.bot)
         if play is not None:
             play.board_extras[RunKind.DAILY] = self.dress
 
     async def cog_unload(self) -> None:
         self.bot.clicks.unregister(REPLAY)
-        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        play = play_cog(self.bot)
         if play is not None:
             play.board_extras.pop(RunKind.DAILY, None)
 

@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot import challenge_screens as views
 from bot import metrics, replies, screens
 from bot.buttons import GARBLED, Click
-from bot.cogs.play import not_yours
+from bot.cogs.play import not_yours, play_cog
 from core import NotYourRun, Refusal, Run, RunKind
 from core.series import LENGTHS
 
@@ -44,7 +44,7 @@ class Series(commands.Cog):
 
     @property
     def play(self) -> Play:
-        play: Play | None = self.bot.get_cog("Play")  # type: ignore[assignment]
+        play = play_cog(self.bot)
         assert play is not None, "the play cog is loaded first (EXTENSIONS)"
         return play
 
@@ -54,8 +54,9 @@ class Series(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.clicks.unregister(views.SERIES)
-        if self.bot.get_cog("Play") is not None:
-            self.play.board_extras.pop(RunKind.SERIES, None)
+        play = play_cog(self.bot)
+        if play is not None:
+            play.board_extras.pop(RunKind.SERIES, None)
 
     @app_commands.command(name="series")
     @app_commands.describe(
