@@ -9,12 +9,13 @@ answered with an updated board *promised* its move (:attr:`Outcome.promised`).
 from __future__ import annotations
 
 import asyncio
-import copy
 import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from bench._standin import payloads as p
 from bench._standin.ids import Move, is_move, parse_move
@@ -153,7 +154,7 @@ async def _play_run(load: Load, user_id: int, game: str, board: int, rng: random
         await discord.wait_connected()
         current = discord.messages[board]
         moves = moves_on(current, load.is_move) or moves
-        snapshot = copy.deepcopy(current)
+        snapshot = orjson.loads(orjson.dumps(current))  # a copy, quicker than deepcopy
         chosen = rng.choice(moves)
         record = discord.click(user_id, board, chosen)
         outcome = Outcome(record, "click", game)
