@@ -41,6 +41,8 @@ BACK_PAPER = (32, 52, 110)
 BACK_LINE = (86, 118, 196)
 BACK_GOLD = (232, 190, 82)
 TRANSPARENT = (0, 0, 0, 0)
+#: The flat colours of the cards (a table's palette keeps them exact).
+PAPER_AND_INK = (RED_INK, BLACK_INK, RED_PAPER, BLACK_PAPER, BACK_PAPER, BACK_LINE, BACK_GOLD)
 
 _RED_SUITS = frozenset("HD")
 

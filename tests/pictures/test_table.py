@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.pictures import table
 from rules import GAMES
@@ -68,8 +68,27 @@ def test_the_same_view_gives_the_same_bytes(key: str) -> None:
     view = game.view(state)
     first = table.render_table(view, action)
     table.card_image.cache_clear()
+    table.palette.cache_clear()  # as in another process: the palette is made again
     assert table.render_table(game.view(state), action) == first
     assert table.table_key(view, action) == table.table_key(game.view(state), action)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_shared_palette_keeps_every_colour_a_table_shows(key: str) -> None:
+    """Every table is stored in one palette of 256 colours: each pixel of the full-colour
+    table lands on a colour close to its own (a colour the palette lacks, an HP bar's red
+    say, would be off by far more, over thousands of pixels)."""
+    game = GAMES[key]
+    states = list(random_games(key, 3, seed=11))
+    for state, action in states[:: max(1, len(states) // 40)]:
+        full = table.draw_scene(table.scene(game.view(state), action))
+        with Image.open(io.BytesIO(table.render_table(game.view(state), action))) as png:
+            assert png.mode == "P"
+            stored = png.convert("RGB")
+        diff = ImageChops.difference(full, stored)
+        off = [max(pixel) for pixel in diff.get_flattened_data()]
+        assert max(off) <= 32, f"a colour of {key}'s table is missing from the palette"
+        assert sum(off) / len(off) < 0.5
 
 
 def test_the_key_covers_what_is_drawn_and_only_that() -> None:
