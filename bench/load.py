@@ -362,10 +362,12 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
         gc_ms = max((phase.driver_gc_ms for phase in target.phases), default=0.0)
         print(f"{target.name:<9} the driver's longest garbage-collection pause in a phase: "
               f"{gc_ms:.1f} ms")
-        starts = [ms for phase in target.phases for ms in phase.latencies(("start",))]
-        p50, _, p99, _ = _pct(starts)
-        print(f"{target.name:<9} starting a run (/play): {len(starts)}, p50 {p50:.1f} ms, "
-              f"p99 {p99:.1f} ms")
+        for name in ("paced", "back-to-back"):
+            starts = [ms for phase in target.phases if phase.name == name
+                      for ms in phase.latencies(("start",))]
+            p50, _, p99, _ = _pct(starts)
+            print(f"{target.name:<9} starting a run (/play), {name}: {len(starts)}, "
+                  f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")
     ok = True
     project, minimal = paced_p99.get("project", {}), paced_p99.get("minimal", {})
     if project and minimal:
