@@ -25,6 +25,10 @@ top costs are printed.
     .venv/bin/python -m bench.load            # 200 players: 30 s paced, 10 s per game flat out
     .venv/bin/python -m bench.load --quick    # 10 players, seconds: checks that it all runs
     .venv/bin/python -m bench.load --profile  # and where the bot's time goes
+    .venv/bin/python -m bench.load --twin     # the minimal bot against a copy of itself
+
+``--twin`` shows how far apart this bench puts two equal bots on this machine: the ratio of
+their p99s strays well either side of 1 from run to run.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from bench._standin.server import StandIn
 from rules import GAMES
 
 PACED_P99_TARGET_MS = 50.0
+TWIN = "twin"  # the minimal bot's second copy (--twin)
 SAMPLE_RATE = 250  # py-spy samples a second
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -173,7 +178,9 @@ async def measure_all(folder: Path, args: argparse.Namespace) -> list[Target]:
     """Both bots up at once; the paced phase alternates between them in rounds, so a change
     in the machine's background load hits both alike; then each one's back-to-back phases."""
     specs = [("project", PROJECT_BOT, is_move)]
-    if not args.skip_minimal:
+    if args.twin:  # the bench's own spread: one bot against a copy of itself
+        specs = [("minimal", MINIMAL_BOT, is_minimal_move), (TWIN, MINIMAL_BOT, is_minimal_move)]
+    elif not args.skip_minimal:
         specs.append(("minimal", MINIMAL_BOT, is_minimal_move))
     async with contextlib.AsyncExitStack() as stack:
         subjects = []
@@ -343,7 +350,7 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
     for target in targets:
         for phase in target.phases:
             games = [phase.game] if phase.game != "mixed" else ["all", *GAMES]
-            if target.name == "minimal":  # its one game is the same whatever was asked
+            if target.name != "project":  # its one game is the same whatever was asked
                 games = ["all"]
             for game in games:
                 only = None if game == "all" else game
@@ -379,6 +386,11 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
         worst = max(project.values())
         print(f"paced p99 target < {PACED_P99_TARGET_MS:.0f} ms: worst {worst:.1f} ms "
               f"{'ok' if worst < PACED_P99_TARGET_MS else 'MISSED'}")
+    twin = paced_p99.get(TWIN, {}).get("all")
+    if twin:
+        base = paced_p99["minimal"]["all"]
+        print(f"paced p99, minimal bot / its twin: {base:.1f} / {twin:.1f} ms, ratio "
+              f"{base / twin:4.2f} (two copies of one bot: how far apart this bench puts equals)")
     for target in targets:
         for line in target.database:
             print(f"{target.name}: {line}")
@@ -436,6 +448,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="do not measure the minimal bot")
     parser.add_argument("--rounds", type=int, default=3,
                         help="the paced phase alternates between the bots in this many rounds")
+    parser.add_argument("--twin", action="store_true",
+                        help="measure the minimal bot against a second copy of itself instead "
+                             "of the project: the ratio two equal bots get here")
     parser.add_argument("--keep", type=Path, help="copy the databases and logs here")
     args = parser.parse_args(argv)
     os.environ["TABLE_PICTURES"] = args.pictures  # the bot processes inherit it

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import aiohttp
 
 from bench._standin import payloads as p
+from bench._standin import server
 from bench._standin.server import StandIn
 
 BOARD = {"type": p.CHANNEL_MESSAGE, "data": {"content": "board", "components": [
@@ -66,3 +70,24 @@ async def test_a_click_on_a_button_not_on_the_message_carries_the_forged_id():
         click = discord.click(1, record.message_id, "forged")
         assert click.data["custom_id"] == "forged" and sent == [click]
         assert not click.delivered  # no bot connected: nobody to deliver it to
+
+
+async def test_an_answer_is_timed_from_its_arrival_not_from_the_stand_in_reading_it(
+        monkeypatch):
+    """The latency the load bench reports is the bot's: the stand-in's own work on a body
+    (decoding it, here slowed to 0.3 s) is not counted in it."""
+    read = server._body
+
+    async def slow_body(request):
+        await asyncio.sleep(0.3)
+        return await read(request)
+
+    monkeypatch.setattr(server, "_body", slow_body)
+    async with StandIn() as discord, aiohttp.ClientSession() as session:
+        record = discord.command(1, "play")
+        posted = time.perf_counter()
+        status, _, _ = await callback(session, discord, record, BOARD)
+        replied = time.perf_counter()
+        assert status == 200
+        assert replied - posted >= 0.3
+        assert record.answered_at is not None and record.answered_at - posted < 0.2
