@@ -79,7 +79,7 @@ def dress(embed: discord.Embed, rows: ButtonRows, emoji: CardEmoji,
 
 
 #: Pictures being drawn or attached at once, beyond which boards go out without one. Each
-#: takes the worker 5-8 ms: a few are under way at any moment at a hundred clicks a second.
+#: takes the worker 2-6 ms: a few are under way at any moment at a hundred clicks a second.
 MAX_IN_FLIGHT = 8
 
 
