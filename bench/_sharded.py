@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import psycopg
 from aiohttp import WSMsgType, web
 
@@ -166,15 +167,15 @@ class _Routed:
     def closed(self) -> bool:
         return self.ws.closed
 
-    async def send_str(self, frame: str) -> None:
-        message = json.loads(frame)
+    async def send_frame(self, frame: bytes, opcode: WSMsgType) -> None:
+        message = orjson.loads(frame)
         channel = _channel(self.guild)
         message["d"] |= {
             "guild_id": str(self.guild), "channel_id": channel["id"], "channel": channel,
             "guild": {"id": str(self.guild), "locale": "en-US", "features": []},
             "authorizing_integration_owners": {"0": str(self.guild)},
         }
-        await self.ws.send_str(json.dumps(message))
+        await self.ws.send_frame(orjson.dumps(message), opcode)
 
     async def close(self) -> None:
         await self.ws.close()
