@@ -20,7 +20,6 @@ the bot posts or updates are kept, so players can read the buttons off their boa
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import re
 import secrets
@@ -433,21 +432,30 @@ def _invalid(data: dict[str, Any]) -> str | None:
     return None
 
 
+_BOUNDARY = re.compile(r'boundary="?([^";]+)"?')
+
+
 async def _body(request: web.Request) -> dict[str, Any]:
     """A JSON body, or the ``payload_json`` part of a multipart one (files are dropped)."""
     if request.content_type.startswith("multipart/"):
-        reader = await request.multipart()
-        body: dict[str, Any] = {}
-        while (part := await reader.next()) is not None:
-            if getattr(part, "name", None) == "payload_json":
-                body = orjson.loads(await part.read())  # type: ignore[union-attr]
-            else:
-                with contextlib.suppress(Exception):
-                    await part.release()  # type: ignore[union-attr]
-        return body
+        found = _BOUNDARY.search(request.headers.get("Content-Type", ""))
+        return payload_json(await request.read(), found[1].encode() if found else b"")
     if not request.can_read_body:
         return {}
     return await request.json(loads=orjson.loads)
+
+
+def payload_json(raw: bytes, boundary: bytes) -> dict[str, Any]:
+    """The ``payload_json`` part of a multipart body. Split in one pass over the bytes:
+    aiohttp's part reader, line by line through a table picture, cost the stand-in more CPU
+    than the bot spent attaching it, and the stand-in shares the machine with the bot."""
+    if not boundary:
+        return {}
+    for part in raw.split(b"--" + boundary):
+        head, blank, content = part.partition(b"\r\n\r\n")
+        if blank and b'name="payload_json"' in head:
+            return orjson.loads(content.removesuffix(b"\r\n"))  # type: ignore[no-any-return]
+    return {}
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:

@@ -6,6 +6,7 @@ import asyncio
 import time
 
 import aiohttp
+import orjson
 
 from bench._standin import payloads as p
 from bench._standin import server
@@ -91,3 +92,29 @@ async def test_an_answer_is_timed_from_its_arrival_not_from_the_stand_in_reading
         assert status == 200
         assert replied - posted >= 0.3
         assert record.answered_at is not None and record.answered_at - posted < 0.2
+
+
+async def test_a_multipart_edit_takes_its_payload_json_and_drops_the_file():
+    """A picture is attached as discord.py sends it: ``payload_json`` beside a PNG part (whose
+    bytes may hold anything, the boundary's dashes included)."""
+    async with StandIn() as discord, aiohttp.ClientSession() as session:
+        record = discord.command(1, "play")
+        await callback(session, discord, record, BOARD)
+        form = aiohttp.FormData()
+        form.add_field("payload_json", orjson.dumps({"content": "with a picture",
+                                                     "attachments": [{"id": 0}]}).decode(),
+                       content_type="application/json")
+        form.add_field("files[0]", b"\x89PNG\r\n\r\n--\r\n" + bytes(range(256)) * 40,
+                       filename="table.png", content_type="image/png")
+        url = f"{discord.base_url}/api/v10/webhooks/{p.APPLICATION_ID}/{record.token}" \
+              "/messages/@original"
+        async with session.patch(url, data=form) as response:
+            assert response.status == 200
+            assert (await response.json())["content"] == "with a picture"
+        assert discord.messages[record.message_id]["content"] == "with a picture"
+        assert record.followups[-1]["attachments"] == [{"id": 0}]
+
+
+def test_payload_json_without_a_boundary_or_the_part_is_empty():
+    assert server.payload_json(b"--x\r\nname=\"other\"\r\n\r\n{}\r\n--x--", b"x") == {}
+    assert server.payload_json(b"anything", b"") == {}
