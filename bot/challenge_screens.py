@@ -91,7 +91,7 @@ def card(card: Card) -> tuple[discord.Embed, ButtonRows | None]:
         embed.set_footer(text="The deal's seed is revealed when the challenge closes.")
         rows = ButtonRows()
         rows.add(button(accept_id(c.id), label="Accept", emoji="⚔️",
-                             style=discord.ButtonStyle.primary))
+                        style=discord.ButtonStyle.primary))
         rows.add(button(close_id(c.id), label="Close", emoji="🔒"))
         return embed, rows
     embed.add_field(
@@ -129,10 +129,10 @@ def open_list(found: list[OpenChallenge]) -> tuple[str, ButtonRows | None]:
         row = i // 2
         if item.run is None:
             rows.add(button(accept_id(c.id), label=f"{i + 1}. Accept", row=row,
-                                 style=discord.ButtonStyle.primary))
+                            style=discord.ButtonStyle.primary))
         else:
             rows.add(button(control_id("show", item.run.id, item.run.version, "p"),
-                                 label=f"{i + 1}. Board", row=row))
+                            label=f"{i + 1}. Board", row=row))
         url = card_url(c)
         if url is not None:
             rows.add(link(url, label=f"{i + 1}. Card", row=row))
@@ -183,10 +183,10 @@ def series_buttons(rows: ButtonRows, series: SeriesView, run: Run) -> None:
     rows.remove("dd.c:again:")
     if series.finished:
         rows.add(button(new_series_id(series.length), label=f"New series of {series.length}",
-                             emoji="🔁", style=discord.ButtonStyle.primary, row=4))
+                        emoji="🔁", style=discord.ButtonStyle.primary, row=4))
     else:
         rows.add(button(next_id(series, len(series.entries)), label="Next run", emoji="⏭️",
-                             style=discord.ButtonStyle.primary, row=4))
+                        style=discord.ButtonStyle.primary, row=4))
 
 
 def kwargs(embed: discord.Embed, rows: ButtonRows | None) -> dict[str, Any]:

@@ -69,7 +69,7 @@ def _buttons(step: Step) -> ButtonRows:
     for tag, target, label, emoji, disabled in specs:
         style = discord.ButtonStyle.danger if tag == TURN else discord.ButtonStyle.secondary
         rows.add(button(replay_id(run_id, target, tag), label=label, emoji=emoji,
-                             disabled=disabled, style=style, row=0))
+                        disabled=disabled, style=style, row=0))
     return rows
 
 

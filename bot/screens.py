@@ -83,7 +83,7 @@ def board(
         rows.add(_control("resign", run, label="Resign", emoji="🏳️"))
     else:
         rows.add(_control("again", run, label="Play again", emoji="🔁",
-                               style=discord.ButtonStyle.primary))
+                          style=discord.ButtonStyle.primary))
     return Screen(drawn.embed, rows, run)
 
 
@@ -98,9 +98,9 @@ def confirm_resign(run: Run, *, owner: str | None = None) -> Screen:
     embed = _still(run, owner=owner, notice=CONFIRM_RESIGN)
     rows = ButtonRows()
     rows.add(_control("confirm", run, label="Yes, resign", row=0,
-                           style=discord.ButtonStyle.danger))
+                      style=discord.ButtonStyle.danger))
     rows.add(_control("board", run, label="No, keep playing", row=0,
-                           style=discord.ButtonStyle.primary))
+                      style=discord.ButtonStyle.primary))
     return Screen(embed, rows)
 
 
@@ -114,10 +114,10 @@ def unfinished(run: Run, *, variant: str | None, owner: str | None = None) -> Sc
     )
     rows = ButtonRows()
     rows.add(_control("resume", run, label="Resume", emoji="▶️", row=0,
-                           style=discord.ButtonStyle.primary))
+                      style=discord.ButtonStyle.primary))
     rows.add(_control("abandon", run, variant or run.variant, row=0,
-                           label="Abandon and start anew", emoji="🗑️",
-                           style=discord.ButtonStyle.danger))
+                      label="Abandon and start anew", emoji="🗑️",
+                      style=discord.ButtonStyle.danger))
     return Screen(embed, rows)
 
 
@@ -131,7 +131,7 @@ def games_list(runs: Sequence[Run], *, private: bool) -> tuple[str, ButtonRows |
     for i, run in enumerate(shown):
         lines.append(f"**{i + 1}.** {describe(run)}")
         rows.add(_control("show", run, "p" if private else "",
-                               label=f"{i + 1}. {run.title}", row=i // 5))
+                          label=f"{i + 1}. {run.title}", row=i // 5))
     if len(runs) > len(shown):
         lines.append(f"…and {len(runs) - len(shown)} older ones.")
     return "\n".join(lines), rows

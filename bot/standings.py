@@ -96,12 +96,12 @@ def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
     rows = ButtonRows()
     if board.pages > 1:
         rows.add(button(board_page_id(board, board.page - 1), label="Previous",
-                             emoji="◀️", disabled=board.page == 0, row=0))
+                        emoji="◀️", disabled=board.page == 0, row=0))
         rows.add(button(board_page_id(board, board.page + 1), label="Next", emoji="▶️",
-                             disabled=board.page >= board.pages - 1, row=0))
+                        disabled=board.page >= board.pages - 1, row=0))
     for line in replays:
         rows.add(button(replay_open_id(line.run_id), label=f"Replay #{line.rank}",
-                             emoji="🎞️", row=1))
+                        emoji="🎞️", row=1))
     return embed, rows
 
 
@@ -157,9 +157,9 @@ def week_board(board: WeekBoard, *, viewer_id: int | None,
         return embed, None
     rows = ButtonRows()
     rows.add(button(week_page_id(board, board.page - 1), label="Previous", emoji="◀️",
-                         disabled=board.page == 0))
+                    disabled=board.page == 0))
     rows.add(button(week_page_id(board, board.page + 1), label="Next", emoji="▶️",
-                         disabled=board.page >= board.pages - 1))
+                    disabled=board.page >= board.pages - 1))
     return embed, rows
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 APPLICATION_ID = 7_100_000_000_000_000_001
 BOT_ID = 7_100_000_000_000_000_002
 GUILD_ID = 7_100_000_000_000_000_003
@@ -127,3 +129,8 @@ def buttons(msg: dict[str, Any]) -> list[dict[str, Any]]:
             found.append(component)
         stack.extend(reversed(component.get("components") or []))
     return found
+
+
+def copied(msg: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a JSON message (through orjson: several times quicker than deepcopy)."""
+    return orjson.loads(orjson.dumps(msg))  # type: ignore[no-any-return]

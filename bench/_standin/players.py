@@ -15,8 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from bench._standin import payloads as p
 from bench._standin.ids import Move, is_move, parse_move
 from bench._standin.server import DEADLINE, Interaction, StandIn
@@ -154,7 +152,7 @@ async def _play_run(load: Load, user_id: int, game: str, board: int, rng: random
         await discord.wait_connected()
         current = discord.messages[board]
         moves = moves_on(current, load.is_move) or moves
-        snapshot = orjson.loads(orjson.dumps(current))  # a copy, quicker than deepcopy
+        snapshot = p.copied(current)
         chosen = rng.choice(moves)
         record = discord.click(user_id, board, chosen)
         outcome = Outcome(record, "click", game)

@@ -169,7 +169,7 @@ class StandIn:
         """Click the button ``custom_id`` on message ``message_id``, as the client showed it
         (``message``: an older copy, for a stale click; default: the message as it is now).
         A custom id not on the message is put on its first button: a forged click."""
-        shown = orjson.loads(orjson.dumps(message or self.messages[message_id]))  # a copy
+        shown = p.copied(message or self.messages[message_id])
         found = p.buttons(shown)
         if found and all(b.get("custom_id") != custom_id for b in found):
             found[0]["custom_id"] = custom_id

@@ -126,7 +126,7 @@ class Replays(commands.Cog):
         closes)."""
         if run.over:
             screen.buttons.add(button(replay_open_id(run.id), label="Replay", emoji="🎞️",
-                                           row=screens.CONTROL_ROW))
+                                      row=screens.CONTROL_ROW))
 
 
 async def setup(bot: DungeonBot) -> None:

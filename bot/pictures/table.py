@@ -32,8 +32,7 @@ from typing import Any
 import discord
 from PIL import Image, ImageDraw
 
-from bot.pictures import faces
-from bot.pictures.faces import BACK, FACE_NAMES, card_image, font
+from bot.pictures.faces import BACK, FACE_NAMES, PAPER_AND_INK, card_image, font
 from rules import donsol
 from rules.cards import CANONICAL, display
 
@@ -291,7 +290,7 @@ def palette() -> Image.Image:
     # The colours drawn flat come first and exactly (a gold frame stays GOLD); the blends
     # fill the rest.
     flat = [FELT, FELT_DARK, LABEL, TEXT, DIM, GOLD, HP_FULL, HP_EMPTY, BANNER_LOST,
-            *BANNER.values(), RESERVE_EDGE, *faces.PAPER_AND_INK]
+            *BANNER.values(), RESERVE_EDGE, *PAPER_AND_INK]
     blends = t.image.quantize(256 - len(flat), method=Image.Quantize.FASTOCTREE,
                               dither=Image.Dither.NONE).getpalette() or []
     colours = list(dict.fromkeys(flat))
