@@ -31,7 +31,8 @@ import discord
 
 from bot import metrics
 from bot.buttons import ButtonRows
-from bot.pictures.table import CACHE, FILENAME, action_cards, render_scene, scene, scene_key
+from bot.pictures.canvas import action_cards
+from bot.pictures.table import CACHE, FILENAME, render_scene, scene, scene_key
 from core.model import Run
 from core.workers import PICTURES
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import discord
 
-from bot.boards import render_board
 from bot.boards.common import add_field
 from bot.buttons import ButtonRows, button, make_id
+from bot.games import render_board
 from bot.standings import REPLAY
 from core.replays import Step
 

@@ -16,8 +16,8 @@ from typing import Any
 import discord
 
 from bot import standings
-from bot.boards import render_board
 from bot.buttons import ButtonRows, PlainButton, button, control_id, move_id
+from bot.games import render_board
 from core import Run, RunKind, RunStatus
 from rules import GAMES
 from rules.deal import commitment

@@ -6,20 +6,10 @@ Kings) or hand (Clear the Dungeon), like a Wordle grid. The symbols come from re
 run's moves with its engine and comparing the engine's views before and after each move;
 nothing here knows the rules beyond what those views say.
 
-The symbols, most telling first when one room, turn or hand could claim several (the same
-table is :data:`LEGEND`, for ``/help`` and the docs):
-
-- **Donsol**, per room: 💀 died here; 🏃 escaped (left by escaping, whatever was taken
-  before); 🟥 took damage; 💚 healed (a potion restored HP) and took no damage; 🛡️ no damage
-  and no healing (every monster blocked, or none fought).
-- **Tomb of Four Kings**, per turn: 💀 died; 🌑 lost in the dark (the last torch, or an empty
-  deck); 💸 a treasure dropped to buy off a monster; 🟥 turn lost (failed trap or door); 🟩 turn
-  won. ↩️ follows the delve turn after which the player turned back: the turns after it are
-  the retreat.
-- **Clear the Dungeon**, per hand of three: the number of monsters slain while that hand was
-  held, as 1️⃣ … 🔟 (⬛ none, ⏫ more than ten, only possible with a long reserve).
-- Every game: 🏳️ the room, turn or hand a run was resigned in, unfinished. A room, turn or
-  hand counts once a move was made in it: a room just dealt when the run ended has no symbol.
+The symbols are each game's (``rules/<key>/recap.py``: its tally, its legend for ``/help`` and
+the docs, and the mark each outcome opens the line with). Every game: 🏳️ the room, turn or
+hand a run was resigned in, unfinished; a room, turn or hand counts once a move was made in
+it, so a room just dealt when the run ended has no symbol.
 
 The line is at most 2,000 characters (Discord's limit for a message), counted in UTF-16 code
 units, never fewer than the characters Discord counts: rows of :data:`ROW` symbols, and past
@@ -32,68 +22,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules import IllegalAction, find_game
+from rules import IllegalAction, find_game, plugin
+from rules.recap import RESIGNED
 
 #: Symbols per line of the row.
 ROW = 10
 #: The longest message Discord accepts.
 LIMIT = 2000
-
-RESIGNED = "🏳️"
-TURNED_BACK = "↩️"
-
-DIED = "💀"
-ESCAPED = "🏃"
-HURT = "🟥"
-HEALED = "💚"
-UNHARMED = "🛡️"
-
-TOMB_DIED = "💀"
-IN_THE_DARK = "🌑"
-DROPPED = "💸"
-TURN_LOST = "🟥"
-TURN_WON = "🟩"
-
-NONE_SLAIN = "⬛"
-SLAIN = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
-OVER_TEN = "⏫"
-
-#: Per game, each symbol and what it means, most telling first (``/help``, docs).
-LEGEND: dict[str, tuple[tuple[str, str], ...]] = {
-    "donsol": (
-        (DIED, "died in this room"),
-        (ESCAPED, "escaped the room"),
-        (HURT, "took damage"),
-        (HEALED, "healed, no damage"),
-        (UNHARMED, "no damage: every monster blocked, or none fought"),
-        (RESIGNED, "resigned in this room"),
-    ),
-    "tomb": (
-        (TOMB_DIED, "died in this turn"),
-        (IN_THE_DARK, "lost in the dark"),
-        (DROPPED, "treasure dropped to buy off a monster"),
-        (TURN_LOST, "turn lost: a trap or a door got the better of you"),
-        (TURN_WON, "turn won"),
-        (TURNED_BACK, "turned back after this turn: the retreat follows"),
-        (RESIGNED, "resigned in this turn"),
-    ),
-    "clear": (
-        (f"{SLAIN[0]} … {SLAIN[-1]}", "monsters slain while that hand was held"),
-        (NONE_SLAIN, "no monster slain with that hand"),
-        (OVER_TEN, "more than ten slain with one hand"),
-        (RESIGNED, "resigned with this hand"),
-    ),
-}
-
-#: How each engine outcome opens the line (``lost`` is how the core records a resignation).
-OUTCOME_MARKS: dict[str, str] = {
-    "won": "🏆",
-    "dead": "💀",
-    "escaped": "🚪",
-    "lost_in_dark": "🌑",
-    "stuck": "🧱",
-    "lost": RESIGNED,
-}
+#: How a run still being played opens the line.
 UNFINISHED_MARK = "⏳"
 
 
@@ -136,7 +72,7 @@ def result_line(
     if resigned:
         head = f"{name} — {RESIGNED} resigned · {score_text}"
     else:
-        mark = OUTCOME_MARKS.get(outcome or "", UNFINISHED_MARK)
+        mark = plugin(engine.key).recap.marks.get(outcome or "", UNFINISHED_MARK)
         head = f"{name} — {mark} {score_text}"
     head = _clip(head, LIMIT // 2)
     rows = _rows(list(symbols), LIMIT - _width(head) - 1)
@@ -164,112 +100,8 @@ def run_result_line(
 
 def legend_text(game: str) -> str:
     """The symbols of ``game``'s result line, one per line: ``🟥 took damage``."""
-    return "\n".join(f"{symbol} {meaning}" for symbol, meaning in LEGEND[find_game(game).key])
-
-
-# ----- following a run, move by move -------------------------------------------------------
-
-
-class _Tally:
-    """Symbols of the rooms, turns or hands finished so far, and whether one is under way."""
-
-    def __init__(self) -> None:
-        self.symbols: list[str] = []
-        self.open = False
-
-    def close(self, symbol: str) -> None:
-        self.symbols.append(symbol)
-        self.open = False
-
-    def step(self, before: dict[str, Any], action: str, after: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    def finish(self) -> list[str]:
-        if self.open:  # the run stopped part-way through: resigned (or not finished yet)
-            self.close(RESIGNED)
-        return self.symbols
-
-
-class _DonsolRooms(_Tally):
-    """A room ends when the player escapes it, when the engine deals the next room (the
-    dungeon shrinks) or when the game ends; HP going down or up on a move is damage or
-    healing."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.hurt = self.healed = False
-
-    def step(self, before: dict[str, Any], action: str, after: dict[str, Any]) -> None:
-        self.open = True
-        change = after["hp"] - before["hp"]
-        self.hurt |= change < 0
-        self.healed |= change > 0
-        if after["outcome"] == "dead":
-            self.close(DIED)
-        elif action == "escape":
-            self.close(ESCAPED)
-        elif after["over"] or after["dungeon"] < before["dungeon"]:
-            self.close(HURT if self.hurt else HEALED if self.healed else UNHARMED)
-
-    def close(self, symbol: str) -> None:
-        super().close(symbol)
-        self.hurt = self.healed = False
-
-
-class _TombTurns(_Tally):
-    """A turn starts with a ``flip`` between turns (no encounter out) and ends when the
-    engine counts one more finished turn, or with the game. How it ended: a ``drop`` buys
-    the monster off; a lost turn is the one where the engine says "The turn is lost" (the
-    view has no key for it); any other finished turn was won."""
-
-    def step(self, before: dict[str, Any], action: str, after: dict[str, Any]) -> None:
-        if action == "retreat":
-            if self.symbols:  # always: turning back needs a finished delve turn
-                self.symbols[-1] += TURNED_BACK
-            return
-        if action == "flip" and before["encounter"] is None:
-            self.open = True
-        if _turns(after) > _turns(before):
-            if action.startswith("drop "):
-                self.close(DROPPED)
-            elif any(event.startswith("The turn is lost") for event in after["events"]):
-                self.close(TURN_LOST)
-            else:
-                self.close(TURN_WON)
-        elif after["outcome"] == "dead":
-            self.close(TOMB_DIED)
-        elif after["outcome"] == "lost_in_dark":
-            self.close(IN_THE_DARK)
-
-
-class _ClearHands(_Tally):
-    """A hand is held from its deal until the engine deals the next (the power deck
-    shrinks) or the game ends; reserve plays count for the hand held at the time."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.slain = 0
-
-    def step(self, before: dict[str, Any], action: str, after: dict[str, Any]) -> None:
-        self.open = True
-        self.slain += after["slain"] - before["slain"]
-        if after["over"] or after["talon"] < before["talon"]:
-            self.close(slain_symbol(self.slain))
-            self.slain = 0
-
-
-def slain_symbol(count: int) -> str:
-    """``⬛`` for none, ``1️⃣`` … ``🔟``, ``⏫`` past ten."""
-    if count <= 0:
-        return NONE_SLAIN
-    return SLAIN[count - 1] if count <= len(SLAIN) else OVER_TEN
-
-
-_TALLIES: dict[str, type[_Tally]] = {
-    "donsol": _DonsolRooms,
-    "tomb": _TombTurns,
-    "clear": _ClearHands,
-}
+    legend = plugin(find_game(game).key).recap.legend
+    return "\n".join(f"{symbol} {meaning}" for symbol, meaning in legend)
 
 
 def _replay(
@@ -281,7 +113,7 @@ def _replay(
 ) -> tuple[list[str], dict[str, Any]]:
     """The symbols and the final view."""
     engine = find_game(game)
-    tally = _TALLIES[engine.key]()
+    tally = plugin(engine.key).recap.tally()
     state = engine.new(seed, variant, deck)
     before = engine.view(state)
     for i, action in enumerate(actions):
@@ -296,10 +128,6 @@ def _replay(
 
 
 # Helpers
-
-
-def _turns(view: dict[str, Any]) -> int:
-    return view["delve_turns"] + view["retreat_turns"]
 
 
 def _width(text: str) -> int:

@@ -1,6 +1,8 @@
 """Pure game engines for Dungeon Deck: no Discord, no database, no clock, no global random.
 
-``GAMES`` is the one list of games; every caller reaches an engine through it::
+:data:`PLUGINS` is the one list of games: each game is a package (``rules/<key>/``) whose
+:class:`~rules.plugin.GamePlugin` joins its engine, solver strategy, hints and result-line
+tally. ``GAMES`` maps each key to its engine; every caller reaches a game through them::
 
     from rules import GAMES, IllegalAction, replay
     game = GAMES["donsol"]
@@ -13,20 +15,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rules.clear import CLEAR
-from rules.donsol import DONSOL
+from rules import clear, donsol, tomb
 from rules.engine import Game, IllegalAction
 from rules.engine import replay as _replay
-from rules.tomb import TOMB
+from rules.plugin import GamePlugin
 
-GAMES: dict[str, Game[Any]] = {
-    DONSOL.key: DONSOL,
-    TOMB.key: TOMB,
-    CLEAR.key: CLEAR,
-}
+#: Every game, in the order players see them: adding a game is one line here.
+PLUGINS: tuple[GamePlugin, ...] = (
+    donsol.PLUGIN,
+    tomb.PLUGIN,
+    clear.PLUGIN,
+)
 
-#: The cards each game shuffles, in canonical order.
-DECKS: dict[str, tuple[str, ...]] = {key: game.deck for key, game in GAMES.items()}
+GAMES: dict[str, Game[Any]] = {p.key: p.engine for p in PLUGINS}
+_BY_KEY: dict[str, GamePlugin] = {p.key: p for p in PLUGINS}
 
 
 def find_game(key: str) -> Game[Any]:
@@ -35,6 +37,12 @@ def find_game(key: str) -> Game[Any]:
         return GAMES[key]
     except KeyError:
         raise ValueError(f"unknown game {key!r} (choose from {', '.join(GAMES)})") from None
+
+
+def plugin(key: str) -> GamePlugin:
+    """The plug-in of game ``key``; ``ValueError`` naming the choices otherwise."""
+    find_game(key)
+    return _BY_KEY[key]
 
 
 def replay(
@@ -51,4 +59,6 @@ def replay(
     return _replay(find_game(key), variant, seed, actions, deck)
 
 
-__all__ = ["DECKS", "GAMES", "Game", "IllegalAction", "find_game", "replay"]
+__all__ = [
+    "GAMES", "PLUGINS", "Game", "GamePlugin", "IllegalAction", "find_game", "plugin", "replay",
+]

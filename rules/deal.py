@@ -14,8 +14,6 @@ import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
-from rules.cards import CANONICAL
-
 T = TypeVar("T")
 
 ALGORITHM = "v1"
@@ -87,17 +85,6 @@ def shuffled(seed: int, cards: Sequence[str], position: int = 0) -> tuple[tuple[
     deck = list(cards)
     stream.shuffle(deck)
     return tuple(deck), stream.position
-
-
-# Canonical decks of each game, before shuffling.
-DONSOL_DECK: tuple[str, ...] = CANONICAL
-CLEAR_DECK: tuple[str, ...] = CANONICAL
-HIT_POINT_HEARTS: tuple[str, ...] = tuple(f"{r}H" for r in range(2, 11))
-TOMB_DECK: tuple[str, ...] = tuple(
-    c for c in CANONICAL if c != "BJ" and c not in HIT_POINT_HEARTS
-)
-
-#: The cards each game shuffles, by game key.
 
 
 def daily_seed(secret: str | bytes, game: str, variant: str, day: str) -> int:

@@ -50,6 +50,11 @@ class Game(ABC, Generic[S]):
     outcomes: ClassVar[dict[str, str]]
     state_type: ClassVar[type]
 
+    def is_win(self, outcome: str | None) -> bool:
+        """Whether ``outcome`` (an outcome word, or None while playing) is a win by the rules:
+        the one place an outcome word is judged."""
+        return outcome is not None and self.outcomes.get(outcome) == "win"
+
     @property
     def rules_tag(self) -> str:
         """``"<key>/<rules_version>"``: recorded with every run."""
@@ -119,7 +124,7 @@ class Game(ABC, Generic[S]):
             "seed": state.seed,
             "moves": state.moves,
             "over": state.outcome is not None,
-            "won": state.outcome == "won",
+            "won": self.is_win(state.outcome),
             "outcome": state.outcome,
             "score": self.score(state),
             "score_text": self.score_text(state),

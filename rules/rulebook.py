@@ -1,10 +1,10 @@
 """The rules of each game as players read them: one text per game, three renderings.
 
-The text of game ``key`` is ``rules/texts/<key>.md``, shipped as package data, so it is found
-from a checkout, an editable install and a regular one alike. ``docs/games/<key>.md`` in
-the repository opens with the same text (a test keeps them equal); ``/rules`` in Discord
-and the terminal's ``help`` render it. Reading a file that ships with the package is the
-only I/O here: the result depends on nothing but the installed package.
+The text of game ``key`` is ``rules/<key>/rules.md``, in the game's package, shipped as package
+data, so it is found from a checkout, an editable install and a regular one alike.
+``docs/games/<key>.md`` in the repository opens with the same text (a test keeps them equal);
+``/rules`` in Discord and the terminal's ``help`` render it. Reading a file that ships with the
+package is the only I/O here: the result depends on nothing but the installed package.
 
 The texts use a small part of Markdown, which the renderers understand:
 
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-#: Where the texts live inside the ``rules`` package.
-TEXTS = "texts"
+#: The rules text's file name inside each game's package.
+TEXT_NAME = "rules.md"
 #: Discord's limit for an embed description.
 DISCORD_DESCRIPTION_MAX = 4096
 
@@ -46,7 +46,7 @@ def source(key: str) -> str:
 
     Raises ``LookupError`` when the game has no rules text.
     """
-    path = resources.files("rules").joinpath(TEXTS, f"{key}.md")
+    path = resources.files("rules").joinpath(key, TEXT_NAME)
     try:
         return path.read_text(encoding="utf-8")
     except (FileNotFoundError, IsADirectoryError):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.boards import BOARDS, RULEBOOK
 from bot.boards.common import HEADINGS_BY_KIND
+from bot.boards.rulebook import RULEBOOK
 from bot.choices import GAME_CHOICES
+from bot.games import BOARDS
 from rules import GAMES
 
 KINDS = set(HEADINGS_BY_KIND)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.pictures.canvas import Canvas
 from core.daily import day_number
 from rules import GAMES
 from rules.cards import display
@@ -56,6 +57,25 @@ class ButtonSpec:
 
 
 @dataclass(frozen=True)
+class GameBoard:
+    """What a game's module under :mod:`bot.games` provides: how its board and its table
+    picture look.
+
+    ``render(view, actions, embed)`` adds the game's fields and buttons to the shared frame;
+    ``headings`` names how outcome words read atop a finished board (a word left out reads as
+    its kind: Victory, Defeat, Out alive); ``scene(view, last_action)`` picks exactly what the
+    picture shows (JSON-safe) and ``draw(scene)`` draws it on a canvas; ``banners`` names the
+    picture's banner words per outcome (else its kind's: VICTORY, DEFEAT, OUT ALIVE).
+    """
+
+    render: Callable[[dict[str, Any], list[str], discord.Embed], Board]
+    headings: Mapping[str, str]
+    scene: Callable[[dict[str, Any], str | None], dict[str, Any]]
+    draw: Callable[[dict[str, Any]], Canvas]
+    banners: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Board:
     """One board: the embed and at most 20 buttons in rows 0..3, at most 5 per row."""
 
@@ -92,7 +112,7 @@ def outcome_heading(view: dict[str, Any], headings: Mapping[str, str] | None = N
     """The finished board's headline: the game's heading for its outcome word, else the
     heading of that kind of end (a win beats the outcome word)."""
     engine = GAMES[view["game"]]
-    outcome = "won" if view["won"] else view["outcome"] or ""
+    outcome = view["outcome"] or ""
     if headings and outcome in headings:
         return headings[outcome]
     kind = engine.outcomes.get(outcome)

@@ -1,6 +1,6 @@
 """The /rules text of every game, rendered for an embed from the one rules text per game.
 
-The words live in ``rules/texts/<key>.md`` (read through :mod:`rules.rulebook`), the same
+The words live in ``rules/<key>/rules.md`` (read through :mod:`rules.rulebook`), the same
 text the terminal's ``help`` prints and ``docs/games/<key>.md`` holds, so the three cannot
 drift apart. Each text fits one embed description (4096 characters); a test checks it.
 """

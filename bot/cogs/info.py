@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.boards import RULEBOOK
+from bot.boards.rulebook import RULEBOOK
 from bot.choices import GAME_CHOICES
 from bot.standings import TIE_BREAK
 from core import Refusal

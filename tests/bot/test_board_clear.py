@@ -6,9 +6,10 @@ import random
 
 import discord
 
-from bot.boards import Board, render_board
+from bot.boards.common import Board
+from bot.games import render_board
 from rules.cards import CANONICAL
-from rules.clear import CLEAR, ClearState
+from rules.clear.engine import CLEAR, ClearState
 
 BLUE = discord.ButtonStyle.primary
 GREEN = discord.ButtonStyle.success

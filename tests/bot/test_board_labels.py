@@ -6,11 +6,11 @@ import re
 
 import pytest
 
-from bot.boards import render_board
 from bot.boards.rulebook import RULEBOOK
+from bot.games import render_board
 from rules import GAMES
-from rules.deal import DONSOL_DECK
-from rules.donsol import DONSOL
+from rules.donsol.engine import DECK as DONSOL_DECK
+from rules.donsol.engine import DONSOL
 from rules.rulebook import discord_text
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.boards import Board, render_board
+from bot.boards.common import Board
+from bot.games import render_board
 from rules import GAMES
 
 GAMES_PER_VARIANT = 200

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.boards import Board, render_board
-from rules.tomb import TOMB, TombState
+from bot.boards.common import Board
+from bot.games import render_board
+from rules.tomb.engine import TOMB, TombState
 
 
 def board(state: TombState) -> Board:

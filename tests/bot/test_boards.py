@@ -7,10 +7,12 @@ import dataclasses
 import discord
 import pytest
 
-from bot.boards import RULEBOOK, Board, render_board
+from bot.boards.common import Board
+from bot.boards.rulebook import RULEBOOK
+from bot.games import render_board
 from rules import GAMES
-from rules.deal import DONSOL_DECK
-from rules.donsol import DONSOL, DonsolState
+from rules.donsol.engine import DECK as DONSOL_DECK
+from rules.donsol.engine import DONSOL, DonsolState
 
 RED = discord.ButtonStyle.danger
 BLUE = discord.ButtonStyle.primary

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.boards import RULEBOOK
+from bot.boards.rulebook import RULEBOOK
 from rules import GAMES
 
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bot.boards import BOARDS
 from bot.boards.common import outcome_heading
+from bot.games import BOARDS
 from rules import GAMES
 
 

@@ -12,21 +12,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.recap import (
-    LEGEND,
     LIMIT,
-    OVER_TEN,
-    RESIGNED,
     ROW,
-    SLAIN,
-    TURNED_BACK,
     legend_text,
     recap,
     result_line,
     run_result_line,
-    slain_symbol,
 )
-from rules import GAMES, IllegalAction
-from rules.deal import CLEAR_DECK, DONSOL_DECK
+from rules import GAMES, IllegalAction, plugin
+from rules.clear.engine import DECK as CLEAR_DECK
+from rules.clear.recap import OVER_TEN, SLAIN, slain_symbol
+from rules.donsol.engine import DECK as DONSOL_DECK
+from rules.recap import RESIGNED
+from rules.tomb.recap import TURNED_BACK
 
 CARD_CODE = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9AJQK])[SHDC](?![0-9A-Za-z])|\b[RB]J\b")
 SUIT_SYMBOLS = re.compile("[♠♥♦♣♤♡♢♧🃏\U0001f0a0-\U0001f0ff]")
@@ -240,10 +238,10 @@ def test_illegal_move_is_refused_with_its_index() -> None:
 
 
 def test_legend_covers_every_game_and_shows_no_card() -> None:
-    assert set(LEGEND) == set(GAMES)
+    assert all(plugin(key).recap.legend for key in GAMES)
     for key in GAMES:
         text = legend_text(key)
-        assert len(text.splitlines()) == len(LEGEND[key])
+        assert len(text.splitlines()) == len(plugin(key).recap.legend)
         assert RESIGNED in text
         assert not CARD_CODE.search(text) and not SUIT_SYMBOLS.search(text)
 
@@ -270,7 +268,7 @@ def rooms_played(key: str, moves: list[str], views: list[dict]) -> tuple[int, bo
 
 
 def symbol_set(key: str) -> set[str]:
-    symbols = {s for s, _ in LEGEND[key]} - {f"{SLAIN[0]} … {SLAIN[-1]}"}
+    symbols = {s for s, _ in plugin(key).recap.legend} - {f"{SLAIN[0]} … {SLAIN[-1]}"}
     return symbols | set(SLAIN) if key == "clear" else symbols
 
 

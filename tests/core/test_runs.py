@@ -18,7 +18,8 @@ from core import (
 )
 from core.settings import GuildSettings
 from rules import GAMES, replay
-from rules.deal import DONSOL_DECK, daily_seed
+from rules.deal import daily_seed
+from rules.donsol.engine import DECK as DONSOL_DECK
 from tests.core.conftest import SECRET, Clock, Seeds, execute, query, snapshot
 
 ALICE, BOB = 1001, 2002

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from bot.pictures import table
+from bot.games import tomb as tomb_board
+from bot.pictures import canvas, table
 from rules import GAMES
 
 #: Discord's attachment limit is far higher; the issue's budget for a table is this.
@@ -39,7 +40,7 @@ def random_games(key: str, count: int, seed: int = 1) -> Iterator[tuple[Any, str
 def gold_pixels(png: bytes) -> int:
     with Image.open(io.BytesIO(png)) as image:
         colours = image.convert("RGB").getcolors(1 << 16) or []
-    return sum(n for n, colour in colours if colour == table.GOLD)
+    return sum(n for n, colour in colours if colour == canvas.GOLD)
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
@@ -57,7 +58,7 @@ def test_every_state_of_random_games_draws_within_limits(key: str) -> None:
         drawn += 1
     assert drawn > 5 * GAMES_PER_KEY[key]
     (size,) = sizes  # one size per game, whatever the state
-    assert size[0] == table.WIDTH and 200 <= size[1] <= 400
+    assert size[0] == canvas.WIDTH and 200 <= size[1] <= 400
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
@@ -67,8 +68,8 @@ def test_the_same_view_gives_the_same_bytes(key: str) -> None:
     state, action = states[len(states) // 2]
     view = game.view(state)
     first = table.render_table(view, action)
-    table.card_image.cache_clear()
-    table.palette.cache_clear()  # as in another process: the palette is made again
+    canvas.card_image.cache_clear()
+    canvas.palette.cache_clear()  # as in another process: the palette is made again
     assert table.render_table(game.view(state), action) == first
     assert table.table_key(view, action) == table.table_key(game.view(state), action)
 
@@ -131,7 +132,7 @@ def test_tomb_shows_the_cards_a_flip_turned() -> None:
             continue
         view = tomb.view(state)
         drawn = table.scene(view, action)
-        turned = table.turned_cards(view["events"])
+        turned = tomb_board.turned_cards(view["events"])
         assert turned, view["events"]
         assert set(turned) <= set(drawn["last"])
         if view["turn"]:
@@ -152,10 +153,10 @@ def test_turned_cards_reads_cards_back_from_events() -> None:
         "Your 3♠ falls short: the monster hits you for 7.",
         "You take 7 damage (7 in all, 3♥ showing).",
     ]
-    assert table.turned_cards(events) == ["10S", "RJ", "3S"]
-    assert table.action_cards("put 10H 2") == ["10H"]
-    assert table.action_cards("take RJ") == ["RJ"]
-    assert table.action_cards("escape") == [] and table.action_cards(None) == []
+    assert tomb_board.turned_cards(events) == ["10S", "RJ", "3S"]
+    assert canvas.action_cards("put 10H 2") == ["10H"]
+    assert canvas.action_cards("take RJ") == ["RJ"]
+    assert canvas.action_cards("escape") == [] and canvas.action_cards(None) == []
 
 
 def test_an_unknown_game_has_no_picture() -> None:

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from rules import GAMES, IllegalAction, replay
 from rules.cards import CANONICAL, display
-from rules.clear import CLEAR, POWER, VALUE, ClearState
-from rules.deal import CLEAR_DECK, shuffled
+from rules.clear.engine import CLEAR, POWER, VALUE, ClearState
+from rules.clear.engine import DECK as CLEAR_DECK
+from rules.deal import shuffled
 
 FACES = [c for c in CANONICAL if c[:-1] in ("J", "Q", "K")]
 POWER_CARDS = [c for c in CANONICAL if c not in FACES]

@@ -6,6 +6,8 @@ import pytest
 
 from rules import deal
 from rules.cards import CANONICAL
+from rules.donsol.engine import DONSOL
+from rules.tomb.engine import TOMB
 
 SEED0_DONSOL = (
     "3D JC 8C 4H 9D 7H AH 6C RJ 5H QD 10C JH 4S JS 3H 3C 9S 5C 5D 8H KH 10S 10D 6H 2H 3S "
@@ -29,17 +31,17 @@ def test_canonical_order() -> None:
 
 
 def test_tomb_deck_leaves_out_the_hit_point_hearts_and_the_black_joker() -> None:
-    assert len(deal.TOMB_DECK) == 44
-    assert "AH" in deal.TOMB_DECK and "JH" in deal.TOMB_DECK
-    assert not {"2H", "10H", "BJ"} & set(deal.TOMB_DECK)
+    assert len(TOMB.deck) == 44
+    assert "AH" in TOMB.deck and "JH" in TOMB.deck
+    assert not {"2H", "10H", "BJ"} & set(TOMB.deck)
 
 
 @pytest.mark.parametrize(
     ("seed", "cards", "expected", "words"),
     [
-        (0, deal.DONSOL_DECK, SEED0_DONSOL, 53),
-        (0, deal.TOMB_DECK, SEED0_TOMB, 43),
-        (2026, deal.DONSOL_DECK, SEED2026_DONSOL, None),
+        (0, DONSOL.deck, SEED0_DONSOL, 53),
+        (0, TOMB.deck, SEED0_TOMB, 43),
+        (2026, DONSOL.deck, SEED2026_DONSOL, None),
     ],
 )
 def test_shuffle_vectors(seed: int, cards: tuple[str, ...], expected: list[str], words) -> None:
@@ -73,10 +75,10 @@ def test_below_rejects_the_top_partial_range() -> None:
 
 
 def test_shuffle_continues_the_stream_from_a_position() -> None:
-    first, used = deal.shuffled(5, deal.DONSOL_DECK)
+    first, used = deal.shuffled(5, DONSOL.deck)
     again, used_again = deal.shuffled(5, first, position=used)
     stream = deal.Stream(5)
-    manual = list(deal.DONSOL_DECK)
+    manual = list(DONSOL.deck)
     stream.shuffle(manual)
     stream.shuffle(manual)
     assert list(again) == manual and used_again == stream.position

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import DECKS, GAMES
+from rules import GAMES
 from rules.deal import Stream, commitment, daily_seed, shuffled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ def test_the_shuffle_vectors_are_what_the_engines_deal() -> None:
     vectors = re.findall(r"^seed (\d+), (\w+): +([A-Z0-9 ]+?)\s+\((\d+) words used\)$", DEAL, re.M)
     assert len(vectors) == 3
     for seed, game, cards, words in vectors:
-        assert shuffled(int(seed), DECKS[game]) == (tuple(cards.split()), int(words))
+        assert shuffled(int(seed), GAMES[game].deck) == (tuple(cards.split()), int(words))
 
 
 def test_the_stream_vector_is_the_stream_of_seed_0() -> None:
@@ -49,7 +49,8 @@ def test_the_python_on_the_deal_page_rebuilds_a_deal_without_the_bot(tmp_path: P
         [sys.executable, "-I", str(script)], capture_output=True, text=True, check=True,
         cwd=tmp_path,
     )
-    assert done.stdout.splitlines() == [commitment(0), " ".join(shuffled(0, DECKS["donsol"])[0])]
+    deal = " ".join(shuffled(0, GAMES["donsol"].deck)[0])
+    assert done.stdout.splitlines() == [commitment(0), deal]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import GAMES, IllegalAction, replay
-from rules.deal import DONSOL_DECK
-from rules.donsol import DONSOL, DonsolState, value
+from rules.donsol.engine import DECK as DONSOL_DECK
+from rules.donsol.engine import DONSOL, DonsolState, value
 
 
 def dealt(first: list[str], variant: str | None = None) -> DonsolState:

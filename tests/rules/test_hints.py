@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import GAMES
-from rules.donsol import DonsolState
+from rules.donsol.engine import DonsolState
 from rules.hints import Hint, hint, sample_world
-from rules.tomb import TOMB
+from rules.tomb.engine import TOMB
 
 FEW = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 QUICK = {"budget": 1500, "samples": 3}  # a cheaper hint than the bot's: same code path

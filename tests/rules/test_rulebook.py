@@ -51,7 +51,7 @@ def test_the_docs_page_opens_with_the_rules_text_word_for_word(key: str) -> None
     assert END_OF_RULES in page, f"docs/games/{key}.md lacks the end-of-rules marker"
     rules_part = page[: page.index(END_OF_RULES)].rstrip("\n") + "\n"
     assert rules_part == source(key), (
-        f"docs/games/{key}.md must open with rules/texts/{key}.md word for word"
+        f"docs/games/{key}.md must open with rules/{key}/rules.md word for word"
     )
 
 

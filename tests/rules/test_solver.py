@@ -12,9 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import GAMES, replay
-from rules.clear import CLEAR, POWER, VALUE, ClearState
-from rules.deal import TOMB_DECK
-from rules.donsol import DECK_SIZE, DONSOL, DonsolState
+from rules.clear.engine import CLEAR, POWER, VALUE, ClearState
+from rules.donsol.engine import DECK_SIZE, DONSOL, DonsolState
 from rules.solver import (
     Solution,
     best_along,
@@ -23,7 +22,8 @@ from rules.solver import (
     turning_point,
     turning_text,
 )
-from rules.tomb import TOMB
+from rules.tomb.engine import DECK as TOMB_DECK
+from rules.tomb.engine import TOMB
 
 SMALL = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import GAMES, IllegalAction, replay
-from rules.deal import HIT_POINT_HEARTS, TOMB_DECK
-from rules.tomb import TOMB, TombState, locations
+from rules.tomb.engine import DECK as TOMB_DECK
+from rules.tomb.engine import HIT_POINT_HEARTS, TOMB, TombState, locations
 
 SEED_ZERO = (
     "5D 7D 4D 3C 3D 2D 8D AH 6S 2C 7C 10D KC 5S 4S 6C JD AD 6D AS 9S 8S 10C KD JH 9D KH 5C "

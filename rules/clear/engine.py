@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, JOKERS, SUIT_NAMES, SUIT_SYMBOLS, display, show
-from rules.deal import CLEAR_DECK
 from rules.engine import Game
 from rules.words import plural
 
+#: The cards a deal shuffles, in canonical order: all 54.
+DECK: tuple[str, ...] = CANONICAL
 PILES = 4
 PILE_SIZE = 3
 MONSTERS = PILES * PILE_SIZE
@@ -178,7 +179,7 @@ class ClearTheDungeon(Game[ClearState]):
     title = "Clear the Dungeon"
     variants = ("standard",)
     state_type = ClearState
-    deck = CLEAR_DECK
+    deck = DECK
     stat = (0, "monsters slain")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "stuck": "loss"}
 

@@ -27,11 +27,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rules.cards import display, name, show
-from rules.deal import HIT_POINT_HEARTS, TOMB_DECK, shuffled
+from rules.cards import CANONICAL, display, name, show
+from rules.deal import shuffled
 from rules.engine import Game
 from rules.words import bar
 
+#: The hit point counter, 2–10♥: never shuffled into the deck.
+HIT_POINT_HEARTS: tuple[str, ...] = tuple(f"{r}H" for r in range(2, 11))
+#: The cards a deal shuffles, in canonical order: the 44 left without the counter and BJ.
+DECK: tuple[str, ...] = tuple(c for c in CANONICAL if c != "BJ" and c not in HIT_POINT_HEARTS)
 DEADLY_DAMAGE = 9  # the 2♥ would be turned: dead
 TORCHES = 4
 KINGS = 4
@@ -529,7 +533,7 @@ class Tomb(Game[TombState]):
     title = "Tomb of Four Kings"
     variants = ("standard",)
     state_type = TombState
-    deck = TOMB_DECK
+    deck = DECK
     stat = (1, "points")
     outcomes: ClassVar[dict[str, str]] = {
         "won": "win", "escaped": "out", "dead": "loss", "lost_in_dark": "loss"

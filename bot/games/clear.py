@@ -18,8 +18,20 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, add_field, button
-from rules.clear import (
+from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, button
+from bot.pictures.canvas import (
+    CARD_H,
+    CARD_W,
+    DIM,
+    LABEL,
+    RESERVE_EDGE,
+    TEXT,
+    WIDTH,
+    Canvas,
+    action_cards,
+)
+from bot.pictures.faces import BACK, card_image
+from rules.clear.engine import (
     CLEAR,
     hand_text,
     pile_text,
@@ -99,3 +111,85 @@ def _put_buttons(
             )
         )
     return row
+
+
+# ----- the table picture ----------------------------------------------------------------
+
+
+def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
+    return {
+        "piles": [
+            {"monster": p["monster"], "hidden": p["hidden"], "attack": p["attack"],
+             # Beyond the spec, when the engine gives it: "3rd card: a heart or a joker".
+             "needs": _short_need(p.get("needs") or "")}
+            for p in view["piles"]
+        ],
+        "hand": view["hand"], "reserve_top": view["reserve"][-1] if view["reserve"] else None,
+        "reserve": len(view["reserve"]), "talon": view["talon"], "slain": view["slain"],
+        "last": action_cards(last_action),
+    }
+
+
+_NEED_WORDS = {
+    "a spade": "♠", "a heart": "♥", "a diamond": "♦", "a club": "♣", "a joker": "joker",
+    "a 10": "10",
+}
+
+
+def _short_need(needs: str) -> str:
+    """``3rd card: a heart or a joker`` as it fits under a pile: ``♥ or joker``."""
+    text = needs.split(": ", 1)[-1]
+    for words, short in _NEED_WORDS.items():
+        text = text.replace(words, short)
+    return text
+
+
+def draw(s: dict[str, Any]) -> Canvas:
+    t = Canvas(340, s["last"])
+    column = 156
+    for i, p in enumerate(s["piles"]):
+        x = 16 + i * column
+        t.label((x, 12), f"PILE {i + 1}" + (f" · {p['hidden']} below" if p["hidden"] else ""))
+        if p["monster"] is None:
+            t.slot(x, 40, "cleared")
+            continue
+        for depth in range(p["hidden"], 0, -1):  # the monsters still waiting, face down
+            t.paste(card_image(BACK, CARD_W, CARD_H), x + depth * 4, 40 - depth * 4)
+        t.card(p["monster"], x, 40, mark=False)
+        # The attack cards fan out down and right, leaving the monster's corner in sight.
+        for j, code in enumerate(p["attack"]):
+            t.card(code, x + 32 * (j + 1), 40 + 16 * (j + 1))
+        if p["needs"]:
+            t.label((x, 162), f"needs {p['needs']}", TEXT, 13)
+
+    y = 212
+    t.label((16, y - 20), "HAND")
+    for i, code in enumerate(s["hand"]):
+        x = 16 + i * (CARD_W + 12)
+        if code:
+            t.card(code, x, y)
+        else:
+            t.slot(x, y)
+    t.label((256, y - 20), "RESERVE")
+    if s["reserve_top"]:
+        for depth in range(min(3, s["reserve"] - 1), 0, -1):  # the cards under the top
+            t.draw.rounded_rectangle(
+                (256 + depth * 3, y + depth * 3, 256 + depth * 3 + CARD_W - 1,
+                 y + depth * 3 + CARD_H - 1), 7, fill=RESERVE_EDGE, outline=DIM)
+        t.card(s["reserve_top"], 256, y)
+    else:
+        t.slot(256, y, "empty")
+    count = s["reserve"]
+    t.label((256 + CARD_W // 2, y + CARD_H + 8), f"{count} card{'s' if count != 1 else ''}",
+            TEXT, 13, "ma")
+    t.pile(380, y, s["talon"], "to deal")
+    t.label((WIDTH - 16, y + 30), f"{s['slain']} of 12", TEXT, 24, "ra")
+    t.label((WIDTH - 16, y + 60), "monsters slain", LABEL, 13, "ra")
+    t.banner(s["banner"], WIDTH - 16, 318)
+    return t
+
+
+#: Clear the Dungeon in Discord: the registry line in :mod:`bot.games` names it.
+BOARD = GameBoard(
+    render=render, headings=HEADINGS, scene=scene, draw=draw, banners={"stuck": "STUCK"}
+)

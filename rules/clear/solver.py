@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
-from rules.clear import (
+from rules.clear.engine import (
     ATTACK_CARDS,
     CLEAR,
     MONSTERS,
@@ -23,10 +23,10 @@ from rules.clear import (
     slain_count,
     spare_cards,
 )
-from rules.solver.search import Score
+from rules.search import Score
 
 
-class ClearRules:
+class ClearStrategy:
     """The solver's knowledge of Clear the Dungeon."""
 
     game = CLEAR

@@ -11,7 +11,7 @@ incumbent later becomes, so one table can serve several searches of the same dea
 every step, say). When the budget runs out, the incumbent is a lower bound and the search
 says so.
 
-The per-game part (:class:`Rules`) supplies a key (what of the state matters for the rest of
+The per-game part (:class:`Strategy`) supplies a key (what of the state matters for the rest of
 the game), an upper bound, and the moves in a good order; it never re-implements a rule.
 Optionally it adds a strength (dominance: a bound proven for a stronger state with the same
 key holds for a weaker one) and randomised probing dives run before the systematic search.
@@ -35,7 +35,7 @@ _ENTRIES_PER_KEY = 12  # with dominance: the strengths remembered for one key
 _PATIENCE = 500  # probing dives in a row without a better line before the probing stops
 
 
-class Rules(Protocol):
+class Strategy(Protocol):
     """What a game's solver adds to the engine: no rule, only knowledge about the search."""
 
     def key(self, state: Any) -> Hashable:
@@ -52,6 +52,9 @@ class Rules(Protocol):
     def children(self, state: Any) -> Iterable[tuple[str, Any]]:
         """Every legal ``(action, next state)``, the most promising first (may be lazy: a
         search cut off early never builds the rest)."""
+
+    def bound_text(self, score: Score) -> str:
+        """A lower bound in a player's words: "at least …"."""
 
 
 class OutOfBudget(Exception):
@@ -74,7 +77,7 @@ class Search:
     def __init__(
         self,
         game: Any,
-        rules: Rules,
+        strategy: Strategy,
         *,
         budget_nodes: int | None = None,
         deadline: float | None = None,
@@ -84,12 +87,12 @@ class Search:
         if deadline is not None and clock is None:
             raise ValueError("a deadline needs the clock it is read on")
         self.game = game
-        self.rules = rules
+        self.strategy = strategy
         self.budget_nodes = budget_nodes
         self.deadline = deadline
         self.clock = clock
         self.table: dict[Hashable, Any] = {} if table is None else table
-        self._dominance = hasattr(rules, "strength")
+        self._dominance = hasattr(strategy, "strength")
         self.nodes = 0
         self.best: Score = _NOTHING
         self.line: list[str] = []
@@ -108,13 +111,13 @@ class Search:
 
     def _probe(self, root: Any) -> None:
         """Randomised dives before the systematic search, for games whose move order is
-        right most of the time but not always (``rules.probe``: how many dives, the chance
+        right most of the time but not always (``strategy.probe``: how many dives, the chance
         of passing over a move, and the share of the budget they may use). A depth-first
         search mends late mistakes first and can spend its whole budget below an early one;
         a few hundred varied dives find good lines fast. The random numbers come from a
         fixed seed: the same search gives the same answer.
         """
-        dives, skip, share = getattr(self.rules, "probe", (0, 0.0, 0.0))
+        dives, skip, share = getattr(self.strategy, "probe", (0, 0.0, 0.0))
         if not dives:
             return
         limit = None if self.budget_nodes is None else self.nodes + int(self.budget_nodes * share)
@@ -126,17 +129,17 @@ class Search:
         # of them, and they stop after _PATIENCE in a row find nothing better.
         budgeted = limit is not None or stop is not None
         rng = random.Random(0x5EED)
-        top = self.rules.bound(root)
+        top = self.strategy.bound(root)
         done = since = 0
         while self.best < top and (budgeted or (done < dives and since < _PATIENCE)):
             done += 1
             since += 1
             state, path = root, []
             while state.outcome is None:
-                if self.rules.bound(state) <= self.best:
+                if self.strategy.bound(state) <= self.best:
                     break
                 self._count()
-                moves = list(self.rules.children(state))
+                moves = list(self.strategy.children(state))
                 if not moves:
                     break
                 i = 0
@@ -158,7 +161,7 @@ class Search:
         counted against the budget, so that every answer has a line."""
         path: list[str] = []
         while True:
-            first = next(iter(self.rules.children(state)), None)
+            first = next(iter(self.strategy.children(state)), None)
             if first is None:
                 break
             action, state = first
@@ -173,12 +176,12 @@ class Search:
             if score > self.best:
                 self.best, self.line = score, list(self._path)
             return score
-        key = self.rules.key(state)
-        strength = self.rules.strength(state) if self._dominance else None
+        key = self.strategy.key(state)
+        strength = self.strategy.strength(state) if self._dominance else None
         known = self._recall(key, strength)
         if known is not None and known <= self.best:
             return known
-        bound = self.rules.bound(state)
+        bound = self.strategy.bound(state)
         if known is not None and known < bound:
             bound = known
         if bound <= self.best:
@@ -186,7 +189,7 @@ class Search:
         self._count()
         top = _NOTHING
         finished = True
-        for action, child in self.rules.children(state):
+        for action, child in self.strategy.children(state):
             self._path.append(action)
             value = self._visit(child)
             self._path.pop()

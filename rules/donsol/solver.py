@@ -20,14 +20,22 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from rules.deal import DONSOL_DECK
-from rules.donsol import DECK_SIZE, DONSOL, MAX_HP, ROOM_SIZE, DonsolState, role, value
-from rules.solver.search import Score
+from rules.donsol.engine import (
+    DECK,
+    DECK_SIZE,
+    DONSOL,
+    MAX_HP,
+    ROOM_SIZE,
+    DonsolState,
+    role,
+    value,
+)
+from rules.search import Score
 
-_WORTH = {c: value(c) for c in DONSOL_DECK}
-_POTIONS = frozenset(c for c in DONSOL_DECK if role(c) == "potion")
-_SHIELDS = frozenset(c for c in DONSOL_DECK if role(c) == "shield")
-_MONSTERS = frozenset(c for c in DONSOL_DECK if role(c) == "monster")
+_WORTH = {c: value(c) for c in DECK}
+_POTIONS = frozenset(c for c in DECK if role(c) == "potion")
+_SHIELDS = frozenset(c for c in DECK if role(c) == "shield")
+_MONSTERS = frozenset(c for c in DECK if role(c) == "monster")
 _FRESH = 99  # a fresh shield's "last monster": above every monster
 _ESCAPE_PENALTY = 8.0  # an escape gives up the room's cards for now: try it after the takes
 
@@ -42,7 +50,7 @@ def _shield_left(s: DonsolState) -> float:
     return worth / 2
 
 
-class DonsolRules:
+class DonsolStrategy:
     """The solver's knowledge of Donsol."""
 
     game = DONSOL

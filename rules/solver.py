@@ -1,8 +1,8 @@
 """Solvers: the best score a deal allows, with perfect information, and a line that reaches it.
 
 Each game's solver runs over that game's engine (``GAMES[key].actions``/``apply``/``score``):
-no rule is written twice. The search is :mod:`rules.solver.search`; each game adds a key, an
-upper bound and a move order (:mod:`rules.solver.donsol`, ``tomb``, ``clear``)::
+no rule is written twice. The search is :mod:`rules.search`; each game's plug-in adds its
+strategy: a key, an upper bound and a move order (``rules/<key>/solver.py``)::
 
     from rules.solver import solve
     best = solve("donsol", seed)          # Solution(score, won, exact, actions, nodes, text)
@@ -21,15 +21,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules import GAMES, find_game
+from rules import find_game, plugin
 from rules import replay as replay_actions
-from rules.solver.clear import ClearRules
-from rules.solver.donsol import DonsolRules
-from rules.solver.search import Score, Search
-from rules.solver.tomb import TombRules
-
-#: Each game's search knowledge, by game key.
-SOLVERS: dict[str, Any] = {"donsol": DonsolRules(), "tomb": TombRules(), "clear": ClearRules()}
+from rules.search import Score, Search
 
 #: A table of proven upper bounds, one per deal: pass the same one to every search of a deal.
 Table = dict[Hashable, Score]
@@ -136,7 +130,7 @@ def best_along(
             here = Solution(
                 game=game_key, score=later.score, won=later.won, exact=False,
                 actions=[actions[i], *later.actions], nodes=here.nodes,
-                text=SOLVERS[game_key].bound_text(tuple(later.score)),
+                text=plugin(game_key).strategy.bound_text(tuple(later.score)),
             )
         found.append(here)
     return found[::-1]
@@ -178,19 +172,19 @@ def _search(
     clock: Callable[[], float] | None,
     table: Table | None,
 ) -> Solution:
-    game = GAMES[game_key]
-    rules = SOLVERS[game_key]
+    game = find_game(game_key)
+    strategy = plugin(game_key).strategy
     found = Search(
-        game, rules, budget_nodes=budget_nodes, deadline=deadline, clock=clock, table=table
+        game, strategy, budget_nodes=budget_nodes, deadline=deadline, clock=clock, table=table
     ).run(state)
     final = state
     for action in found.actions:
         final = game._apply(final, action)
-    text = game.score_text(final) if found.exact else rules.bound_text(found.score)
+    text = game.score_text(final) if found.exact else strategy.bound_text(found.score)
     return Solution(
         game=game_key,
         score=list(found.score),
-        won=final.outcome == "won",
+        won=game.is_win(final.outcome),
         exact=found.exact,
         actions=found.actions,
         nodes=found.nodes,
@@ -208,6 +202,6 @@ def _check(game: Any, final: Any, solution: Solution) -> None:
 
 
 __all__ = [
-    "SOLVERS", "Solution", "Table", "best_along", "best_from", "solve", "turning_point",
+    "Solution", "Table", "best_along", "best_from", "solve", "turning_point",
     "turning_text",
 ]

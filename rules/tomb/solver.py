@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
-from rules.solver.search import Score
-from rules.tomb import KINGS, TOMB, TREASURE_VALUE, TombState, score_of
+from rules.search import Score
+from rules.tomb.engine import KINGS, TOMB, TREASURE_VALUE, TombState, score_of
 
 _ORDER = {
     "skill": 0, "dodge": 0, "leave": 0, "flip": 1, "endure": 1, "discard": 1,
@@ -23,7 +23,7 @@ _ORDER = {
 }
 
 
-class TombRules:
+class TombStrategy:
     """The solver's knowledge of Tomb of Four Kings."""
 
     game = TOMB

@@ -18,14 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from rules.cards import display, display_long, name, show
-from rules.deal import DONSOL_DECK, Stream
+from rules.cards import CANONICAL, display, display_long, name, show
+from rules.deal import Stream
 from rules.engine import Game
 from rules.words import plural, scaled_bar
 
 MAX_HP = 21
 ROOM_SIZE = 4
-DECK_SIZE = len(DONSOL_DECK)
+#: The cards a deal shuffles, in canonical order: all 54.
+DECK: tuple[str, ...] = CANONICAL
+DECK_SIZE = len(DECK)
 
 _FACE_WORTH = {"J": 11, "Q": 11, "K": 11, "A": 11}
 _MONSTER_WORTH = {"J": 11, "Q": 13, "K": 15, "A": 17}
@@ -130,7 +132,7 @@ class Donsol(Game[DonsolState]):
     title = "Donsol"
     variants = ("normal", "easy", "hard")
     state_type = DonsolState
-    deck = DONSOL_DECK
+    deck = DECK
     stat = (0, "cards")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "dead": "loss"}
 

@@ -1,0 +1,56 @@
+"""Each game in Discord: one module per game (its board and its table picture's scene), and the
+registry that names them.
+
+A module under this package turns a game's engine view into the embed's fields and buttons
+(``render``) and into the table picture's scene (``scene``, ``draw``), and names it all in one
+:class:`~bot.boards.common.GameBoard` called ``BOARD``. Nothing else in the adapter names a
+game: boards, pictures and tests reach each game through :data:`BOARDS`::
+
+    board = render_board(game.view(state), game.actions(state), run_id=42)
+    board.embed, board.buttons
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.boards.common import Board, GameBoard, frame
+from bot.games import clear, donsol, tomb
+from rules import GAMES
+
+#: The board of each game key (the view's ``game``): adding a game is one line here.
+BOARDS: dict[str, GameBoard] = {
+    "donsol": donsol.BOARD,
+    "tomb": tomb.BOARD,
+    "clear": clear.BOARD,
+}
+
+
+def render_board(
+    view: dict[str, Any],
+    actions: list[str],
+    *,
+    run_id: int,
+    kind: str = "practice",
+    day: str | None = None,
+    owner: str | None = None,
+    notice: str | None = None,
+) -> Board:
+    """The board for ``view`` (``GAMES[key].view(state)``) with a button per legal action.
+
+    ``actions`` are the engine's legal actions, in its order. ``kind`` is ``practice`` or
+    ``daily`` (then ``day`` is the challenge's date, ``YYYY-MM-DD``); ``owner`` names the
+    player; ``notice`` is a line shown at the top of the description.
+    Raises ``ValueError`` for a game without a board.
+    """
+    try:
+        board = BOARDS[view["game"]]
+    except KeyError:
+        raise ValueError(f"no board for game {view.get('game')!r}") from None
+    title = GAMES[view["game"]].title
+    embed = frame(view, title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice,
+                  headings=board.headings)
+    return board.render(view, list(actions), embed)
+
+
+__all__ = ["BOARDS", "GameBoard", "render_board"]

@@ -1,0 +1,150 @@
+"""Donsol in Discord: the board (health, shield, sickness, the room and the dungeon; a button
+per room card) and the table picture's scene.
+
+Buttons are coloured by the card's role: a monster red, a shield blurple, a potion green,
+escape grey. Escape is always on the board while the run goes on; when the rules refuse it,
+it is disabled and the embed says why (the view's ``escape_reason``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, arrange, button
+from bot.pictures.canvas import (
+    CARD_W,
+    FELT_DARK,
+    GOLD,
+    HP_EMPTY,
+    HP_FULL,
+    TEXT,
+    WIDTH,
+    Canvas,
+    action_cards,
+)
+from rules.donsol.engine import (
+    DONSOL,
+    ROLE_EMOJI,
+    dungeon_text,
+    health_text,
+    role,
+    room_text,
+    shield_text,
+    sickness_text,
+    value,
+)
+
+_STYLE = {
+    "monster": discord.ButtonStyle.danger,
+    "shield": discord.ButtonStyle.primary,
+    "potion": discord.ButtonStyle.success,
+}
+
+
+#: How each of the game's outcome words reads at the top of a finished board.
+HEADINGS: dict[str, str] = {"won": "🏆 Victory", "dead": "💀 Dead"}
+
+
+def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
+    """The Donsol board for ``view`` with a button per legal action (``actions``)."""
+    # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
+    # The words come from rules.donsol, so the terminal board says the same.
+    add_field(embed, "Health", health_text(view["hp"]))
+    add_field(embed, "Shield", shield_text(view))
+    add_field(embed, "Sickness", sickness_text(view["sick"]))
+    add_field(embed, "Room", room_text(view["room"]), inline=False)
+    add_field(embed, "Dungeon", dungeon_text(view), inline=False)
+    if not view["over"] and not view["can_escape"]:
+        add_field(embed, "Escape", f"🚫 {view['escape_reason']}", inline=False)
+    return Board(embed=embed, buttons=arrange([_buttons(view, actions)]))
+
+
+def _buttons(view: dict[str, Any], actions: list[str]) -> list[ButtonSpec]:
+    buttons: list[ButtonSpec] = []
+    for action in actions:
+        verb, _, card = action.partition(" ")
+        if verb == "take":
+            kind = role(card)
+            buttons.append(
+                button(DONSOL.label(view, action), _STYLE[kind], action, emoji=ROLE_EMOJI[kind])
+            )
+        elif action == "escape":
+            buttons.append(button("Escape", discord.ButtonStyle.secondary, action, emoji="🏃"))
+        else:  # an action this board does not know yet still gets a plain button
+            buttons.append(button(action, discord.ButtonStyle.secondary, action))
+    if not view["over"] and "escape" not in actions:
+        # The player looks for escape: it stays on the board, disabled; the embed says why.
+        buttons.append(
+            button("Escape", discord.ButtonStyle.secondary, "escape", disabled=True, emoji="🏃")
+        )
+    return buttons
+
+
+# ----- the table picture ----------------------------------------------------------------
+
+
+def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
+    taken = action_cards(last_action) if (last_action or "").startswith("take ") else []
+    return {
+        "room": view["room"], "dungeon": view["dungeon"], "hp": view["hp"],
+        "max_hp": view["max_hp"], "shield": view["shield"], "shield_last": view["shield_last"],
+        "shield_monsters": view["shield_monsters"], "sick": view["sick"], "xp": view["xp"],
+        "last": taken, "escaped": last_action == "escape",
+    }
+
+
+def draw(s: dict[str, Any]) -> Canvas:
+    t = Canvas(316, s["last"])
+    t.label((16, 12), "ROOM")
+    for i in range(4):
+        x = 16 + i * (CARD_W + 12)
+        if i < len(s["room"]):
+            code = s["room"][i]
+            t.card(code, x, 32)
+            # What the card does, so that nobody has to remember that A♠ hits for 17.
+            t.label((x + CARD_W // 2, 124), f"{role(code)} {value(code)}",
+                    TEXT, 12, "ma")
+        else:
+            t.slot(x, 32)
+    t.pile(336, 32, s["dungeon"], "in the dungeon")
+    if s["last"]:
+        t.label((440, 12), "LAST TAKEN")
+        t.card(s["last"][0], 448, 32)
+        t.label((448 + CARD_W // 2, 124),
+                f"{role(s['last'][0])} {value(s['last'][0])}", TEXT, 12, "ma")
+    elif s["escaped"]:
+        t.label((440, 12), "ESCAPED", GOLD)
+
+    t.label((16, 154), "SHIELD")
+    if s["shield"]:
+        t.card(s["shield"], 16, 174)
+        t.fan(s["shield_monsters"], 16 + CARD_W + 16, 174, 230, step=36)
+        hold = ("fresh: blocks any monster" if s["shield_last"] is None
+                else f"blocks monsters under {s['shield_last']}")
+        t.label((16, 266), hold, TEXT)
+    else:
+        t.slot(16, 174, "none")
+        t.label((16, 266), "no shield: monsters hit in full", TEXT)
+
+    # HP as a bar, on the right under the dungeon.
+    x0, x1, y = 336, WIDTH - 16, 192
+    t.label((x0, 170), f"HP {s['hp']}/{s['max_hp']}", TEXT, 16)
+    filled = x0 + (x1 - x0) * max(0, s["hp"]) // s["max_hp"]
+    t.draw.rounded_rectangle((x0, y, x1, y + 22), 6, fill=HP_EMPTY)
+    if filled > x0:
+        t.draw.rounded_rectangle((x0, y, filled, y + 22), 6, fill=HP_FULL)
+    for n in range(1, s["max_hp"]):  # one notch per HP, so a glance counts them
+        nx = x0 + (x1 - x0) * n // s["max_hp"]
+        t.draw.line((nx, y + 16, nx, y + 22), fill=FELT_DARK, width=1)
+    t.label((x0, 228), "sick: a potion now heals nothing" if s["sick"] else "not sick", TEXT)
+    t.label((x0, 250), f"{s['xp']} of 54 cards taken", TEXT)
+    t.banner(s["banner"], WIDTH - 16, 290)
+    return t
+
+
+#: Donsol in Discord: the registry line in :mod:`bot.games` names it.
+BOARD = GameBoard(
+    render=render, headings=HEADINGS, scene=scene, draw=draw, banners={"dead": "DEAD"}
+)

@@ -1,0 +1,194 @@
+"""Tomb of Four Kings in Discord: the board (hit points, torches, hand, the turn and the way in
+and out) and the table picture's scene.
+
+Buttons by role: going on (``flip``: turn a card, delve deeper, start a retreat turn) is
+blurple; turning back is grey; playing a skill or dodging a blow is green; the costly
+choices (taking a blow, taking a door's discards, a treasure drop) are red; choosing which
+treasure marks the turn is grey. Rows: going on / turning back, then skills and blows, then
+treasure drops, then treasure to leave.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, arrange, button, plural
+from bot.pictures.canvas import (
+    CARD_W,
+    DIM,
+    HP_EMPTY,
+    HP_FULL,
+    TEXT,
+    WIDTH,
+    Canvas,
+    action_cards,
+)
+from rules.cards import CANONICAL, display
+from rules.tomb.engine import (
+    TOMB,
+    hand_text,
+    hit_points_text,
+    progress_text,
+    torches_text,
+    turn_text,
+)
+
+_GO = discord.ButtonStyle.primary
+_BACK = discord.ButtonStyle.secondary
+_HELP = discord.ButtonStyle.success
+_COST = discord.ButtonStyle.danger
+
+
+#: How each of the game's outcome words reads at the top of a finished board.
+HEADINGS: dict[str, str] = {
+    "won": "🏆 Victory", "escaped": "🚪 Out alive", "dead": "💀 Dead",
+    "lost_in_dark": "🌑 Lost in the dark",
+}
+
+
+def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
+    """The Tomb board for ``view`` with a button per legal action (``actions``)."""
+    # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
+    # The words come from rules.tomb, so the terminal board says the same.
+    add_field(embed, "Hit points", hit_points_text(view))
+    add_field(embed, "Torches", torches_text(view))
+    add_field(embed, "Deck", plural(view["deck"], "card"))
+    add_field(embed, "Progress", progress_text(view), inline=False)
+    if view["turn"]:
+        add_field(embed, "This turn", turn_text(view), inline=False)
+    add_field(embed, "Hand", hand_text(view["hand"]), inline=False)
+    return Board(embed=embed, buttons=arrange(_buttons(view, actions)))
+
+
+_EMOJI = {
+    "retreat": "↩️", "skill": "✨", "dodge": "🤸", "endure": "💥", "discard": "🚪", "drop": "💰",
+}
+
+
+def _flip_emoji(view: dict[str, Any]) -> str:
+    if view["turn"] or view["phase"] == "retreat" or view["delve_turns"] == 0:
+        return "🎴"
+    return "⬇️"
+
+
+def _buttons(view: dict[str, Any], actions: list[str]) -> list[list[ButtonSpec]]:
+    go: list[ButtonSpec] = []
+    choices: list[ButtonSpec] = []
+    drops: list[ButtonSpec] = []
+    leaves: list[ButtonSpec] = []
+    other: list[ButtonSpec] = []
+    for action in actions:
+        verb = action.partition(" ")[0]
+        label = TOMB.label(view, action)
+        emoji = _EMOJI.get(verb)
+        if action == "flip":
+            go.append(button(label, _GO, action, emoji=_flip_emoji(view)))
+        elif action == "retreat":
+            go.append(button(label, _BACK, action, emoji=emoji))
+        elif verb in ("skill", "dodge"):
+            choices.append(button(label, _HELP, action, emoji=emoji))
+        elif verb in ("endure", "discard"):
+            choices.append(button(label, _COST, action, emoji=emoji))
+        elif verb == "drop":
+            drops.append(button(label, _COST, action, emoji=emoji))
+        elif verb == "leave":
+            leaves.append(button(label, _BACK, action))
+        else:  # an action this board does not know yet still gets a plain button
+            other.append(button(label, discord.ButtonStyle.secondary, action))
+    return [go, choices, drops, leaves, other]
+
+
+# ----- the table picture ----------------------------------------------------------------
+
+
+_CODE_OF_SHOWN = {display(c): c for c in CANONICAL if c not in ("RJ", "BJ")}
+#: How Tomb's events tell a card turned: "You turn <card>: …", or for the card drawn to fight
+#: an encounter, "Your <card> …". A turn that ended is shown as the "last turn", since the
+#: view's ``turn`` is already empty then.
+_TURNED = re.compile(r"^(?:You turn (\S+):|Your (\S+) )")
+
+
+def turned_cards(events: list[str]) -> list[str]:
+    """The cards a Tomb action turned, in order, read from its events (Tomb's only joker is
+    the red one)."""
+    cards = []
+    for event in events:
+        match = _TURNED.match(event)
+        if match:
+            shown = match.group(1) or match.group(2)
+            cards.append("RJ" if shown == "🃏" else _CODE_OF_SHOWN.get(shown, ""))
+    return [c for c in cards if c]
+
+
+def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
+    turned = turned_cards(view["events"])
+    row, row_is_last = view["turn"], False
+    if not row and turned:
+        row, row_is_last = turned, True
+    return {
+        "turn": row, "turn_is_last": row_is_last, "hand": view["hand"],
+        "encounter": view["encounter"] if not view["over"] else None,
+        "torches": view["torches"], "damage": view["damage"], "hp_card": view["hp_card"],
+        "deck": view["deck"], "delve_turns": view["delve_turns"],
+        "retreat_turns": view["retreat_turns"], "retreat_needed": view["retreat_needed"],
+        "last": sorted(set(turned) | set(action_cards(last_action))),
+    }
+
+
+def draw(s: dict[str, Any]) -> Canvas:
+    t = Canvas(330, s["last"])
+    t.label((16, 12), "LAST TURN" if s["turn_is_last"] else "THIS TURN")
+    if s["turn"]:
+        step = t.fan(s["turn"], 16, 32, 500)
+        if s["encounter"] in s["turn"]:
+            x = 16 + s["turn"].index(s["encounter"]) * step
+            t.label((x + 4, 124), "▲ encounter", TEXT, 12)
+    else:
+        t.slot(16, 32, "—")
+    t.pile(WIDTH - 40 - CARD_W, 32, s["deck"], "in the deck")
+
+    t.label((16, 150), "HAND")
+    if s["hand"]:
+        t.fan(s["hand"], 16, 170, 280)
+    else:
+        t.slot(16, 170, "empty")
+
+    burnt = sum(1 for c in s["torches"] if c != "RJ")
+    t.label((320, 150), f"TORCHES · {max(0, 4 - burnt)} left")
+    if s["torches"]:
+        t.fan(s["torches"], 320, 170, 170, step=36)
+    else:
+        t.slot(320, 170, "—")
+
+    x = WIDTH - 40 - CARD_W
+    t.label((x + CARD_W // 2, 150), "HIT POINTS", anchor="ma")
+    if s["hp_card"]:
+        t.card(s["hp_card"], x, 170, mark=False)
+    else:
+        t.slot(x, 170, "none")
+    # The damage as nine pips under the counter: lit ones are hit points left.
+    for i in range(9):
+        px = 320 + i * 22
+        hit = i < s["damage"]
+        t.draw.ellipse((px, 284, px + 16, 300), fill=HP_EMPTY if hit else HP_FULL,
+                       outline=DIM if hit else TEXT, width=1)
+    t.label((320 + 9 * 22 + 6, 292), f"damage {s['damage']} of 9", TEXT, 13, "lm")
+    if s["retreat_needed"] is None:
+        way = f"delving · {s['delve_turns']} turns done"
+    elif s["retreat_needed"] == 0:
+        way = "turned back after one turn: out at once"
+    else:
+        way = f"retreat {s['retreat_turns']}/{s['retreat_needed']} · {s['delve_turns']} delved"
+    t.label((16, 292), way, TEXT, 14, "lm")
+    t.banner(s["banner"], WIDTH // 2 + 60, 133)
+    return t
+
+
+#: Tomb of Four Kings in Discord: the registry line in :mod:`bot.games` names it.
+BOARD = GameBoard(
+    render=render, headings=HEADINGS, scene=scene, draw=draw,
+    banners={"dead": "DEAD", "lost_in_dark": "LOST IN THE DARK"},
+)

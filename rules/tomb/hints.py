@@ -1,0 +1,74 @@
+"""What Tomb of Four Kings' hints know: the hidden deck, how a score weighs, and why.
+
+Hidden from the player: the order of the deck, except the one card whose place the player
+knows: once the Scroll of Light burnt for the 4th Ace, that Ace lies at the bottom.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from rules.cards import display
+from rules.tomb.engine import DEADLY_DAMAGE, KIND_NAMES, NUMBER, TREASURE_VALUE, TombState
+
+
+class TombHints:
+    """Tomb's part of :mod:`rules.hints`."""
+
+    def sample_world(self, s: TombState, rng: random.Random) -> TombState:
+        deck = sorted(s.deck)
+        bottom: list[str] = []
+        if "RJ" in s.torches and s.outcome is None:
+            # The Scroll burnt for the 4th Ace, which went under the deck: the one Ace not burnt.
+            under = [a for a in ("AS", "AH", "AD", "AC") if a not in s.torches and a in deck]
+            if len(under) == 1:
+                deck.remove(under[0])
+                bottom = under
+        rng.shuffle(deck)
+        return replace(s, deck=(*deck, *bottom), seed=rng.getrandbits(64))
+
+    def utility(self, score: list[int]) -> int:
+        return score[0] * 10_000 + score[1] * 10 + score[2]
+
+    def reason(self, s: TombState, action: str, world: TombState) -> str:
+        hp = DEADLY_DAMAGE - s.damage
+        verb, _, arg = action.partition(" ")
+        kings_in_hand = sum(1 for c in s.hand if c[0] == "K")
+        if verb == "retreat":
+            out = s.delve_turns - 1
+            if out == 0:
+                return f"turn back: the way out is right there, with {hp} HP left"
+            return (
+                f"turn back: {out} turn{'s' if out != 1 else ''} to the way out with {hp} HP "
+                f"left and {kings_in_hand} King{'s' if kings_in_hand != 1 else ''} in hand"
+            )
+        if verb == "flip" and s.encounter is None:
+            if s.phase == "retreat" or s.delve_turns == 0:
+                return "turn the next card: the only way on"
+            seen = (*s.hand, *s.turn, *s.stacks, *s.discards)
+            left = 4 - sum(1 for c in seen if c[0] == "K")  # the Kings not seen yet
+            if not left:
+                return f"delve deeper: {hp} HP left and treasure still below"
+            return (f"delve deeper: {hp} HP left and {left} King{'s' if left != 1 else ''} "
+                    "still below")
+        if verb == "flip":
+            strength = NUMBER[s.encounter] if s.encounter else 0
+            kind = KIND_NAMES[s.encounter[-1]] if s.encounter else "encounter"
+            return f"turn a card against the {kind} ({strength}): keep your skills for worse"
+        if verb == "skill":
+            kind = KIND_NAMES[s.encounter[-1]] if s.encounter else "door"
+            return f"play {display(arg)}: the {kind} is overcome with no risk"
+        if verb == "drop":
+            return (
+                f"drop {display(arg)} (worth {TREASURE_VALUE[arg]}): buys off the monster "
+                "before it can hurt you"
+            )
+        if verb == "dodge":
+            return f"dodge: a blow of {s.owed} would leave {max(0, hp - s.owed)} HP"
+        if verb == "endure":
+            return f"endure the blow of {s.owed}: keep J♥ for a worse one"
+        if verb == "discard":
+            return f"discard {s.owed}: keep J♣ for a worse door"
+        cheapest = TREASURE_VALUE.get(arg, 0)
+        return f"leave {display(arg)}: the least you can give up (worth {cheapest})"
