@@ -33,6 +33,7 @@ from bot.ops import lifecycle, logs
 from bot.ops.copy import copy_command
 from bot.pictures.emoji import emoji_command
 from store.backup import BackupError, backup
+from store.reach import Unreachable
 
 log = logging.getLogger("bot")
 
@@ -40,6 +41,17 @@ EXIT_CONFIG = 2
 #: The gateway's close code for a token it does not accept.
 GATEWAY_AUTHENTICATION_FAILED = 4004
 TOKEN_REFUSED = "Discord refused DISCORD_TOKEN: copy the bot token again into .env."
+#: The settings each command reads, besides the two secrets the log keeps out (None: all of
+#: them), so that a malformed setting a command does not use cannot stop it.
+SECRETS = ("DISCORD_TOKEN", "DAILY_SECRET")
+SETTINGS_USED: dict[str, tuple[str, ...] | None] = {
+    "run": None,
+    "sync": None,
+    "migrate": ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", *SECRETS),
+    "backup": ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", *SECRETS),
+    "copy-to": ("DATABASE_PATH", "LOG_LEVEL", *SECRETS),
+    "emoji": ("LOG_LEVEL", *SECRETS),
+}
 BACKUP_POSTGRES = (
     "DATABASE_URL is set, so the data is in PostgreSQL: back it up with pg_dump "
     "(python -m bot backup copies the SQLite file)."
@@ -53,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # variables already set in the environment win.
     load_dotenv(Path.cwd() / ".env", override=False)
     try:
-        settings = Settings.from_env()
+        settings = Settings.from_env(only=SETTINGS_USED[args.command])
         needs_token = args.command in ("run", "sync")
         token = settings.require_token() if needs_token else None
     except ConfigError as exc:
@@ -140,7 +152,14 @@ def migrate(settings: Settings) -> int:
     """Apply pending migrations to the database and print its schema version."""
     if settings.database_url is None:
         settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-    version = asyncio.run(apply_migrations(settings.database))
+    try:
+        version = asyncio.run(apply_migrations(settings.database))
+    except ValueError as exc:  # the database is newer than this release
+        print(f"{settings.database_label}: {exc}.", file=sys.stderr)
+        return 1
+    except Unreachable as exc:
+        print(exc, file=sys.stderr)
+        return 1
     print(f"{settings.database_label}: schema version {version}")
     return 0
 
