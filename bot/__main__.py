@@ -52,6 +52,7 @@ SETTINGS_USED: dict[str, tuple[str, ...] | None] = {
     "copy-to": ("DATABASE_PATH", "LOG_LEVEL", *SECRETS),
     "emoji": ("LOG_LEVEL", *SECRETS),
 }
+NOT_SYNCED = "Stopped before the commands were synced."
 BACKUP_POSTGRES = (
     "DATABASE_URL is set, so the data is in PostgreSQL: back it up with pg_dump "
     "(python -m bot backup copies the SQLite file)."
@@ -86,11 +87,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Until serve() installs its own handlers: SIGTERM as Ctrl-C, a clean stop either way.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        asyncio.run(lifecycle.serve(
+        process = asyncio.run(lifecycle.serve(
             settings, token, sync_only=args.command == "sync", redact=redact
         ))
+    except lifecycle.Unreachable as exc:
+        print(exc, file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
+        if args.command == "sync":
+            print(NOT_SYNCED, file=sys.stderr)
+            return 1
         log.info("Stopped.")
+        return 0
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
@@ -107,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:
         # Through the log handler, which keeps the token and the daily secret out of it.
         log.exception("The bot stopped on an unexpected error")
+        return 1
+    if process.sync_only and not process.synced:
+        print(NOT_SYNCED, file=sys.stderr)
         return 1
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -117,3 +118,39 @@ def test_an_unreachable_postgresql_is_one_sentence_naming_the_cause_at_once(tmp_
     assert done.stderr == (
         f"Cannot connect to PostgreSQL: connection refused at 127.0.0.1:{port}.\n"
     )
+
+
+def test_sync_with_discord_unreachable_gives_up_soon_in_one_sentence(tmp_path):
+    port = closed_port()
+    started = time.monotonic()
+
+    done = run_bot(tmp_path, "sync", DISCORD_TOKEN="a.b.c",
+                   DISCORD_API_BASE=f"http://127.0.0.1:{port}")
+
+    assert time.monotonic() - started < 30
+    assert done.returncode == 1
+    assert done.stderr.count("Discord cannot be reached (attempt") == 2, done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("Discord cannot be reached (")
+    assert last.endswith("; 3 attempts): the commands were not synced, try again later.")
+    assert "Stopping" not in done.stderr and "clicks" not in done.stderr
+
+
+def test_sigterm_during_sync_says_the_commands_were_not_synced(tmp_path):
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "bot", "sync"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT),
+             "DISCORD_TOKEN": "a.b.c", "DISCORD_API_BASE": f"http://127.0.0.1:{closed_port()}"},
+    )
+    try:
+        assert bot.stderr is not None
+        seen = [next(line for line in bot.stderr if "Discord cannot be reached" in line)]
+        bot.send_signal(signal.SIGTERM)
+        seen += bot.stderr.readlines()
+        assert bot.wait(10) == 1
+    finally:
+        bot.kill()
+    text = "".join(seen)
+    assert "Stopping on SIGTERM: the commands were not synced" in text
+    assert "clicks" not in text
+    assert seen[-1] == "Stopped before the commands were synced.\n"
