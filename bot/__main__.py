@@ -3,7 +3,7 @@
     python -m bot              # or: python -m bot run — connect and serve
     python -m bot migrate      # apply pending migrations, print the schema version
     python -m bot sync         # push the slash commands to Discord now, then exit
-    python -m bot backup PATH  # copy the database to PATH while the bot runs
+    python -m bot backup PATH [--overwrite]  # copy the database to PATH while the bot runs
     python -m bot emoji --dry-run [--out DIR]  # write the card faces to DIR (data/emoji)
     python -m bot copy-to postgresql://…  # move the SQLite database into an empty PostgreSQL
 
@@ -78,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "migrate":
         return migrate(settings)
     if args.command == "backup":
-        return make_backup(settings, args.path)
+        return make_backup(settings, args.path, overwrite=args.overwrite)
     if args.command == "emoji":
         return emoji_command(args.out, dry_run=args.dry_run)
     if args.command == "copy-to":
@@ -136,6 +136,8 @@ def _parser() -> argparse.ArgumentParser:
         "backup", help="copy the database to PATH while the bot runs (consistent, online)"
     )
     backup.add_argument("path", type=Path, metavar="PATH", help="the backup file to write")
+    backup.add_argument("--overwrite", action="store_true",
+                        help="replace PATH if it exists (else the backup is refused)")
     emoji = commands.add_parser("emoji", help="write the card-face emoji to a folder to look at")
     emoji.add_argument("--dry-run", action="store_true", help="write the faces, upload nothing")
     emoji.add_argument("--out", type=Path, metavar="DIR", help="the folder (data/emoji)")
@@ -175,13 +177,13 @@ def migrate(settings: Settings) -> int:
     return 0
 
 
-def make_backup(settings: Settings, path: Path) -> int:
+def make_backup(settings: Settings, path: Path, *, overwrite: bool = False) -> int:
     """Copy the database to ``path`` (see :mod:`store.backup`) and say what was written."""
     if settings.database_url is not None:  # a stale SQLite file may lie at DATABASE_PATH
         print(BACKUP_POSTGRES, file=sys.stderr)
         return 1
     try:
-        made = backup(settings.database_path, path)
+        made = backup(settings.database_path, path, overwrite=overwrite)
     except BackupError as exc:
         print(exc, file=sys.stderr)
         return 1
