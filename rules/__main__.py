@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from rules import GAMES, IllegalAction, find_game
-from rules.cards import show
+from rules.cards import JOKERS, show
 from rules.deal import SEED_LIMIT, commitment, shuffled
 from rules.engine import Game
 from rules.notation import read_move
@@ -125,7 +125,7 @@ def _ask(
             print()
             print(terminal_text(game.key))
             print()
-            print(_how_to_type(legal, labels))
+            print(_how_to_type(game, legal, labels))
             continue
         if answer.lower() in BOARD or not answer:
             _print_menu(legal, labels)
@@ -178,12 +178,20 @@ def _span(legal: list[str]) -> str:
     return "1" if len(legal) == 1 else f"1–{len(legal)}"
 
 
-def _how_to_type(legal: list[str], labels: list[str]) -> str:
+def _joker_words(game: Game[Any]) -> str:
+    """How to type the jokers the game's deck holds (Tomb has only the red one)."""
+    jokers = [card for card in JOKERS if card in game.deck]
+    if not jokers:
+        return "no joker in this deck"
+    return f"{'jokers' if len(jokers) > 1 else 'the joker'} as {', '.join(jokers)} or 🃏"
+
+
+def _how_to_type(game: Game[Any], legal: list[str], labels: list[str]) -> str:
     text = (
         f"Type a move's number ({_span(legal)}), or the move itself as the menu shows it, "
-        f"such as `{legal[0]}`, in any case; cards as 4S, 4s or 4♠ (10 as 10 or T, jokers "
-        f"as RJ, BJ or 🃏). A menu line's words work too, such as `{labels[0]}`. b shows the moves "
-        "again, ? these rules, q leaves the game."
+        f"such as `{legal[0]}`, in any case; cards as 4S, 4s or 4♠ (10 as 10 or T, "
+        f"{_joker_words(game)}). A menu line's words work too, such as `{labels[0]}`. "
+        "b shows the moves again, ? these rules, q leaves the game."
     )
     return "\n".join(["HOW TO TYPE YOUR MOVES", *textwrap.wrap(text, 78)])
 
