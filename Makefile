@@ -39,4 +39,4 @@ bench-quick: $(STAMP)
 		echo "== python -m bench.$$name --quick"; $(BIN)/python -m bench.$$name --quick; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .import_linter_cache

@@ -3,7 +3,7 @@
     python -m bot              # or: python -m bot run — connect and serve
     python -m bot migrate      # apply pending migrations, print the schema version
     python -m bot sync         # push the slash commands to Discord now, then exit
-    python -m bot backup PATH  # copy the database to PATH while the bot runs
+    python -m bot backup PATH [--overwrite]  # copy the database to PATH while the bot runs
     python -m bot emoji --dry-run [--out DIR]  # write the card faces to DIR (data/emoji)
     python -m bot copy-to postgresql://…  # move the SQLite database into an empty PostgreSQL
 
@@ -33,6 +33,7 @@ from bot.ops import lifecycle, logs
 from bot.ops.copy import copy_command
 from bot.pictures.emoji import emoji_command
 from store.backup import BackupError, backup
+from store.reach import Unreachable
 
 log = logging.getLogger("bot")
 
@@ -40,6 +41,18 @@ EXIT_CONFIG = 2
 #: The gateway's close code for a token it does not accept.
 GATEWAY_AUTHENTICATION_FAILED = 4004
 TOKEN_REFUSED = "Discord refused DISCORD_TOKEN: copy the bot token again into .env."
+#: The settings each command reads, besides the two secrets the log keeps out (None: all of
+#: them), so that a malformed setting a command does not use cannot stop it.
+SECRETS = ("DISCORD_TOKEN", "DAILY_SECRET")
+SETTINGS_USED: dict[str, tuple[str, ...] | None] = {
+    "run": None,
+    "sync": None,
+    "migrate": ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", *SECRETS),
+    "backup": ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", *SECRETS),
+    "copy-to": ("DATABASE_PATH", "LOG_LEVEL", *SECRETS),
+    "emoji": ("LOG_LEVEL", *SECRETS),
+}
+NOT_SYNCED = "Stopped before the commands were synced."
 BACKUP_POSTGRES = (
     "DATABASE_URL is set, so the data is in PostgreSQL: back it up with pg_dump "
     "(python -m bot backup copies the SQLite file)."
@@ -53,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # variables already set in the environment win.
     load_dotenv(Path.cwd() / ".env", override=False)
     try:
-        settings = Settings.from_env()
+        settings = Settings.from_env(only=SETTINGS_USED[args.command])
         needs_token = args.command in ("run", "sync")
         token = settings.require_token() if needs_token else None
     except ConfigError as exc:
@@ -65,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "migrate":
         return migrate(settings)
     if args.command == "backup":
-        return make_backup(settings, args.path)
+        return make_backup(settings, args.path, overwrite=args.overwrite)
     if args.command == "emoji":
         return emoji_command(args.out, dry_run=args.dry_run)
     if args.command == "copy-to":
@@ -74,11 +87,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Until serve() installs its own handlers: SIGTERM as Ctrl-C, a clean stop either way.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        asyncio.run(lifecycle.serve(
+        process = asyncio.run(lifecycle.serve(
             settings, token, sync_only=args.command == "sync", redact=redact
         ))
+    except lifecycle.Unreachable as exc:
+        print(exc, file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
+        if args.command == "sync":
+            print(NOT_SYNCED, file=sys.stderr)
+            return 1
         log.info("Stopped.")
+        return 0
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
@@ -95,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:
         # Through the log handler, which keeps the token and the daily secret out of it.
         log.exception("The bot stopped on an unexpected error")
+        return 1
+    if process.sync_only and not process.synced:
+        print(NOT_SYNCED, file=sys.stderr)
         return 1
     return 0
 
@@ -113,6 +136,8 @@ def _parser() -> argparse.ArgumentParser:
         "backup", help="copy the database to PATH while the bot runs (consistent, online)"
     )
     backup.add_argument("path", type=Path, metavar="PATH", help="the backup file to write")
+    backup.add_argument("--overwrite", action="store_true",
+                        help="replace PATH if it exists (else the backup is refused)")
     emoji = commands.add_parser("emoji", help="write the card-face emoji to a folder to look at")
     emoji.add_argument("--dry-run", action="store_true", help="write the faces, upload nothing")
     emoji.add_argument("--out", type=Path, metavar="DIR", help="the folder (data/emoji)")
@@ -140,18 +165,25 @@ def migrate(settings: Settings) -> int:
     """Apply pending migrations to the database and print its schema version."""
     if settings.database_url is None:
         settings.database_path.parent.mkdir(parents=True, exist_ok=True)
-    version = asyncio.run(apply_migrations(settings.database))
+    try:
+        version = asyncio.run(apply_migrations(settings.database))
+    except ValueError as exc:  # the database is newer than this release
+        print(f"{settings.database_label}: {exc}.", file=sys.stderr)
+        return 1
+    except Unreachable as exc:
+        print(exc, file=sys.stderr)
+        return 1
     print(f"{settings.database_label}: schema version {version}")
     return 0
 
 
-def make_backup(settings: Settings, path: Path) -> int:
+def make_backup(settings: Settings, path: Path, *, overwrite: bool = False) -> int:
     """Copy the database to ``path`` (see :mod:`store.backup`) and say what was written."""
     if settings.database_url is not None:  # a stale SQLite file may lie at DATABASE_PATH
         print(BACKUP_POSTGRES, file=sys.stderr)
         return 1
     try:
-        made = backup(settings.database_path, path)
+        made = backup(settings.database_path, path, overwrite=overwrite)
     except BackupError as exc:
         print(exc, file=sys.stderr)
         return 1

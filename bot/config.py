@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,10 +69,18 @@ class Settings:
         return re.sub(r"(//[^:/@]*):[^@]*@", r"\1@", self.database_url)
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, *, only: Collection[str] | None = None
+    ) -> Settings:
         """Read the settings; ``ConfigError`` for a malformed one (a missing token is allowed
-        here: only connecting needs it, see :meth:`require_token`)."""
+        here: only connecting needs it, see :meth:`require_token`).
+
+        With ``only``, just the variables named there are read (the others keep their
+        defaults), so a command is not stopped by a setting it does not use.
+        """
         env = os.environ if environ is None else environ
+        if only is not None:
+            env = {name: value for name, value in env.items() if name in only}
         return cls(
             token=_text(env, "DISCORD_TOKEN"),
             database_path=Path(_text(env, "DATABASE_PATH") or DEFAULT_DATABASE_PATH),

@@ -1,12 +1,16 @@
 """``python -m rules``: a thin terminal front end over the engines.
 
 - ``play GAME``: play in the terminal: the board, a numbered menu of moves, ``?`` for the rules;
-  ``--save FILE`` writes the moves as a transcript ``replay`` reads.
+  ``--save FILE`` writes the moves as a transcript ``replay`` reads (never over an existing
+  file). In a terminal, the prompt has line editing and history (``readline``) where present.
 - ``rules GAME``: print the rules of a game (the same text as ``/rules`` and ``docs/games``).
 - ``deal GAME --seed N``: print a deal (the shuffled order and the opening board).
 - ``replay GAME --seed N --actions FILE``: apply a transcript, print the final view as JSON.
-- ``solve GAME --seed N [--budget SECONDS]``: the best score the deal allows (perfect
-  information), whether it can be won, exact or a lower bound, and the line that reaches it.
+- ``solve GAME --seed N [--budget SECONDS] [--save FILE]``: the best score the deal allows
+  (perfect information), whether it can be won, exact or a lower bound, and the line that
+  reaches it (``--save``: as a transcript). Ctrl-C stops the search and prints the best so far.
+
+Output piped into a command that stops reading (``| head``) ends quietly.
 
 Each command is one subparser with a ``run`` function, so adding one is a small change.
 The engines stay pure; all reading, printing and picking of a fresh seed happens here.
@@ -15,17 +19,20 @@ The engines stay pure; all reading, printing and picking of a fresh seed happens
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import secrets
+import signal
 import sys
 import textwrap
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from rules import GAMES, IllegalAction, find_game
-from rules.cards import show
+from rules.cards import JOKERS, show
 from rules.deal import SEED_LIMIT, commitment, shuffled
 from rules.engine import Game
 from rules.notation import read_move
@@ -35,6 +42,10 @@ from rules.solver import solve
 QUIT = ("q", "quit", "exit")
 HELP = ("?", "help", "h", "rules")
 BOARD = ("b", "board")
+#: A refusal quotes at most this much of what was typed.
+QUOTE_LIMIT = 40
+#: The exit status of a command whose reader went away (as if killed by SIGPIPE).
+EXIT_BROKEN_PIPE = 128 + 13
 
 
 class Refusal(Exception):
@@ -51,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     except (Refusal, ValueError) as exc:  # a bad seed, variant, deck or file: one sentence
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `| head` stopped reading: stop writing, quietly
+        # Python flushes stdout again at exit; point it at /dev/null so that says nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 # ----- play ---------------------------------------------------------------------------------
@@ -58,11 +73,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     game = find_game(args.game)
-    variant = game.variant(args.variant)
+    variant = _variant(game, args.variant)
     seed = args.seed if args.seed is not None else secrets.randbelow(SEED_LIMIT)
     state = game.new(seed, variant)
     save = _open_save(args.save, game, variant, seed) if args.save else None
-    lines = _lines(stdin or sys.stdin)
+    read = _reader(stdin or sys.stdin)
     print(f"Dealing {game.title} ({variant}) with seed {seed}. Type ? for the rules.")
     try:
         while True:
@@ -77,7 +92,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
             view = game.view(state)
             labels = [game.label(view, a) for a in legal]
             _print_menu(legal, labels)
-            action = _ask(game, state, lines, legal, labels)
+            action = _ask(game, state, read, legal, labels)
             if action is None:
                 print(_leaving(save))
                 return 0
@@ -98,19 +113,19 @@ def _leaving(save: TextIO | None) -> str:
 
 
 def _ask(
-    game: Game[Any], state: Any, lines: Iterator[str], legal: list[str], labels: list[str]
+    game: Game[Any], state: Any, read: Callable[[str], str | None], legal: list[str],
+    labels: list[str],
 ) -> str | None:
     """Read lines until one is a legal action (returned) or a request to quit (None)."""
     while True:
-        print(f"Your move ({_span(legal)}, ? for the rules, q to quit): ", end="", flush=True)
-        answer = next(lines, None)
+        answer = read(f"Your move ({_span(legal)}, ? for the rules, q to quit): ")
         if answer is None or answer.lower() in QUIT:
             return None
         if answer.lower() in HELP:
             print()
             print(terminal_text(game.key))
             print()
-            print(_how_to_type(legal, labels))
+            print(_how_to_type(game, legal, labels))
             continue
         if answer.lower() in BOARD or not answer:
             _print_menu(legal, labels)
@@ -120,9 +135,26 @@ def _ask(
             return reading.action
         if reading.number is not None:
             reason = f"There is no move {reading.number}."
+        elif needs := [a for a in legal if a.startswith(f"{reading.guess} ")]:
+            reason = f"{reading.guess.capitalize()} which card? Type it with the card, " \
+                     f"such as `{needs[0]}`."
         else:
-            reason = game.refusal(state, reading.guess or answer)
+            guess = reading.guess or answer
+            # The engine quotes the move as it read it; quote the player's own words, short.
+            reason = game.refusal(state, guess).replace(repr(guess), repr(_quote(answer)))
         print(f"Refused: {reason} {_accepted(legal)}")
+
+
+def _quote(typed: str) -> str:
+    typed = " ".join(typed.split())
+    return typed if len(typed) <= QUOTE_LIMIT else typed[: QUOTE_LIMIT - 1] + "…"
+
+
+def _variant(game: Game[Any], text: str | None) -> str:
+    """The variant named by ``text`` in any case (``HARD`` is ``hard``), or the default."""
+    if text is not None:
+        text = next((v for v in game.variants if v.casefold() == text.casefold()), text)
+    return game.variant(text)
 
 
 def _print_menu(legal: list[str], labels: list[str]) -> None:
@@ -146,27 +178,72 @@ def _span(legal: list[str]) -> str:
     return "1" if len(legal) == 1 else f"1–{len(legal)}"
 
 
-def _how_to_type(legal: list[str], labels: list[str]) -> str:
+def _joker_words(game: Game[Any]) -> str:
+    """How to type the jokers the game's deck holds (Tomb has only the red one)."""
+    jokers = [card for card in JOKERS if card in game.deck]
+    if not jokers:
+        return "no joker in this deck"
+    return f"{'jokers' if len(jokers) > 1 else 'the joker'} as {', '.join(jokers)} or 🃏"
+
+
+def _how_to_type(game: Game[Any], legal: list[str], labels: list[str]) -> str:
     text = (
         f"Type a move's number ({_span(legal)}), or the move itself as the menu shows it, "
-        f"such as `{legal[0]}`, in any case; cards as 4S, 4s or 4♠ (10 as 10 or T, jokers "
-        f"as RJ, BJ or 🃏). A menu line's words work too, such as `{labels[0]}`. b shows the moves "
-        "again, ? these rules, q leaves the game."
+        f"such as `{legal[0]}`, in any case; cards as 4S, 4s or 4♠ (10 as 10 or T, "
+        f"{_joker_words(game)}). A menu line's words work too, such as `{labels[0]}`. "
+        "b shows the moves again, ? these rules, q leaves the game."
     )
     return "\n".join(["HOW TO TYPE YOUR MOVES", *textwrap.wrap(text, 78)])
 
 
 def _open_save(path: str, game: Game[Any], variant: str, seed: int) -> TextIO:
+    """A new transcript file with its header; :class:`Refusal` if ``path`` exists (a saved
+    game is never written over)."""
+    if os.path.isdir(path):
+        raise Refusal(f"cannot write the moves to {path}: it is a folder")
     try:
-        save = open(path, "w", encoding="utf-8")  # noqa: SIM115 (closed by cmd_play)
+        save = open(path, "x", encoding="utf-8")  # noqa: SIM115 (closed by the caller)
+    except FileExistsError:
+        raise Refusal(f"{path} exists already: choose another file (nothing is written "
+                      "over a saved game)") from None
     except OSError as exc:
         raise Refusal(f"cannot write the moves to {path}: {exc.strerror or exc}") from None
-    save.write(
+    save.write(_header(game, variant, seed, path))
+    save.flush()
+    return save
+
+
+def _header(game: Game[Any], variant: str, seed: int, path: str) -> str:
+    return (
         f"# {game.title} ({variant}), seed {seed}. Replay with:\n"
         f"# python -m rules replay {game.key} --variant {variant} --seed {seed} --actions {path}\n"
     )
-    save.flush()
-    return save
+
+
+def _reader(stream: TextIO) -> Callable[[str], str | None]:
+    """A function that shows a prompt and returns the next line typed (None at the end).
+
+    At a terminal it is ``input``, with ``readline``'s line editing and history where the
+    platform has it (arrow keys move the cursor instead of printing ``^[[A``)."""
+    if stream is sys.stdin and stream.isatty():
+        # Importing readline is what turns line editing on; Windows may lack it.
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401
+
+        def read_terminal(prompt: str) -> str | None:
+            try:
+                return input(prompt).strip()
+            except EOFError:
+                return None
+
+        return read_terminal
+    lines = _lines(stream)
+
+    def read_stream(prompt: str) -> str | None:
+        print(prompt, end="", flush=True)
+        return next(lines, None)
+
+    return read_stream
 
 
 def _lines(stream: TextIO) -> Iterator[str]:
@@ -187,7 +264,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_deal(args: argparse.Namespace) -> int:
     game = find_game(args.game)
-    variant = game.variant(args.variant)
+    variant = _variant(game, args.variant)
     order, words = shuffled(args.seed, game.deck)
     print(f"{game.title} ({variant}), seed {args.seed}")
     print(f"Commitment (SHA-256 of the seed): {commitment(args.seed)}")
@@ -206,8 +283,9 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     game = find_game(args.game)
+    variant = _variant(game, args.variant)
     transcript = _read_transcript(args.actions)
-    state = game.new(args.seed, args.variant)
+    state = game.new(args.seed, variant)
     for number, action in transcript:
         if not action or action.startswith("#"):
             continue
@@ -241,23 +319,46 @@ def _read_transcript(path: str) -> list[tuple[int, str]]:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     game = find_game(args.game)
-    variant = game.variant(args.variant)
+    variant = _variant(game, args.variant)
+    save = _open_save(args.save, game, variant, args.seed) if args.save else None
     start = time.monotonic()
-    found = solve(game.key, args.seed, variant, deadline=start + args.budget,
-                  clock=time.monotonic)
+    interrupted = False
+
+    def clock() -> float:
+        # After Ctrl-C the deadline reads as passed: the search returns its best line so far.
+        return float("inf") if interrupted else time.monotonic()
+
+    def interrupt(signum: int, frame: object) -> None:
+        nonlocal interrupted
+        if interrupted:  # a second Ctrl-C: stop at once
+            raise KeyboardInterrupt
+        interrupted = True
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        found = solve(game.key, args.seed, variant, deadline=start + args.budget, clock=clock)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     took = time.monotonic() - start
-    winnable = {True: "yes", False: "no", None: "not known (no win found in the budget)"}
+    winnable = {True: "yes", False: "no", None: "not known (no win found in the search)"}
     print(f"{game.title} ({variant}), seed {args.seed}: {found.text}")
     print(f"Winnable: {winnable[found.winnable]}")
     if found.exact:
         print(f"Exact: yes, nothing better exists ({found.nodes} positions, {took:.1f} s).")
+    elif interrupted:
+        print(f"Exact: no, a lower bound: interrupted after {took:.1f} s "
+              f"({found.nodes} positions searched).")
     else:
         print(f"Exact: no, a lower bound: the {args.budget:g} s budget ran out "
               f"({found.nodes} positions searched).")
     print(f"The line ({len(found.actions)} moves):")
     for i, action in enumerate(found.actions, 1):
         print(f"  {i:>3}. {action}")
-    return 0
+    if save is not None:
+        with save:
+            save.writelines(f"{action}\n" for action in found.actions)
+        print(f"The line saved to {save.name}.")
+    return 130 if interrupted else 0
 
 
 def _seconds(text: str) -> float:
@@ -308,8 +409,8 @@ def _parser() -> argparse.ArgumentParser:
                                       "Type ? during the game for the rules.")
     game_args(play, seed_required=False)
     play.add_argument("--save", metavar="FILE",
-                      help="write the moves to FILE as they are played, as a transcript that "
-                           "replay reads")
+                      help="write the moves to FILE (a new file) as they are played, as a "
+                           "transcript that replay reads")
     play.set_defaults(run=cmd_play)
 
     rules = sub.add_parser("rules", help="print the rules of a game",
@@ -343,7 +444,9 @@ def _parser() -> argparse.ArgumentParser:
     game_args(sol, seed_required=True)
     sol.add_argument("--budget", type=_seconds, default=60.0, metavar="SECONDS",
                      help="stop searching after this long and report the best line found "
-                          "(default: 60)")
+                          "(default: 60; Ctrl-C stops it sooner, the same way)")
+    sol.add_argument("--save", metavar="FILE",
+                     help="also write the line to FILE as a transcript that replay reads")
     sol.set_defaults(run=cmd_solve)
     return parser
 

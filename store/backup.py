@@ -6,6 +6,8 @@ mode a reader does not block the bot's writes, and the bot's writes do not distu
 copy holds every transaction committed before it started and none after. It is written to a
 temporary file next to ``PATH``, checked with ``PRAGMA quick_check``, made durable and only
 then renamed to ``PATH``: a failed or interrupted backup never leaves a half-written ``PATH``.
+The copy holds every secret the database does (the daily secret among them), so it is
+readable by its owner only (mode 0600), and an existing ``PATH`` is replaced only when asked.
 
 Restoring is the reverse, with the bot stopped (see the README): copy the backup over the
 database file and delete the old file's ``-wal`` and ``-shm`` files if any are left.
@@ -22,6 +24,11 @@ from pathlib import Path
 
 #: How long to wait for a lock the bot holds (a write transaction lasts milliseconds).
 BUSY_TIMEOUT_MS = 10_000
+#: Owner read and write only: a backup is as private as the token.
+BACKUP_MODE = 0o600
+
+
+_EXISTS = "{target} exists already; give another path, or add --overwrite to replace it."
 
 
 class BackupError(Exception):
@@ -38,8 +45,9 @@ class Backup:
     seconds: float
 
 
-def backup(source: Path, target: Path) -> Backup:
-    """Copy the database ``source`` to ``target`` (replacing it) while others may write to it.
+def backup(source: Path, target: Path, *, overwrite: bool = False) -> Backup:
+    """Copy the database ``source`` to ``target`` while others may write to it; an existing
+    ``target`` is replaced only with ``overwrite``.
 
     Blocking: from asyncio, run it in a thread (``asyncio.to_thread``).
     """
@@ -50,6 +58,8 @@ def backup(source: Path, target: Path) -> Backup:
         raise BackupError(f"{target} is the database itself; choose another path.")
     if target.is_dir():
         raise BackupError(f"{target} is a folder; give a file name for the backup.")
+    if target.exists() and not overwrite:
+        raise BackupError(_EXISTS.format(target=target))
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.partial")
     started = time.perf_counter()
@@ -59,6 +69,8 @@ def backup(source: Path, target: Path) -> Backup:
         src.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, BACKUP_MODE))
+        os.chmod(partial, BACKUP_MODE)  # whatever the umask; SQLite's journal takes it too
         dst = sqlite3.connect(partial)
         try:
             src.backup(dst)  # pages=-1: the whole database in one step, one snapshot
@@ -79,9 +91,27 @@ def backup(source: Path, target: Path) -> Backup:
     finally:
         src.close()
     _fsync(partial)
-    os.replace(partial, target)
+    if overwrite:
+        os.replace(partial, target)
+    else:
+        _rename_unless_taken(partial, target)
     _fsync(target.parent)
     return Backup(target, pages, target.stat().st_size, time.perf_counter() - started)
+
+
+def _rename_unless_taken(partial: Path, target: Path) -> None:
+    """Move ``partial`` to ``target`` unless a file appeared there since the check: a hard
+    link, unlike a rename, refuses an existing name (where links are not supported, the
+    check above is all there is)."""
+    try:
+        os.link(partial, target)
+    except FileExistsError:
+        partial.unlink()
+        raise BackupError(_EXISTS.format(target=target)) from None
+    except OSError:
+        os.replace(partial, target)
+    else:
+        partial.unlink()
 
 
 def _fsync(path: Path) -> None:

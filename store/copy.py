@@ -32,6 +32,7 @@ import psycopg
 
 from store.migrations import folder, latest_version
 from store.postgres import SCHEMA_TABLE, PostgresStore, redact_url
+from store.reach import Unreachable, reach
 from store.sqlite import SqliteStore
 
 _MODULUS = 2**256
@@ -83,6 +84,10 @@ async def copy_to_postgres(source: str | Path, url: str) -> CopyReport:
     schemas differ, the server cannot be reached or refuses, or the read-back check failed);
     nothing is written then.
     """
+    try:
+        await reach(url)  # at once and with the cause, not after the pool's 30 s of retries
+    except Unreachable as exc:
+        raise CopyRefused(str(exc)) from None
     try:
         return await _copy_to_postgres(Path(source), url)
     except psycopg.Error as exc:

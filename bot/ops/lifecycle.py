@@ -6,6 +6,7 @@ stop cleanly on SIGTERM or Ctrl-C.
   answering 5xx — is one log line, then a wait that doubles from 1 s up to 60 s and a new
   attempt, for as long as it takes: a bot started before the network is up comes up with
   it. A rejected token is not retried (``discord.LoginFailure`` reaches the caller).
+  ``sync``, a one-shot command, gives up after SYNC_ATTEMPTS attempts (:class:`Unreachable`).
 - **Serve.** discord.py's ``connect`` keeps the gateway up and reconnects by itself
   (``bot.ops.logs`` puts each of its attempts on one line).
 - **Stop.** On SIGTERM or SIGINT, at any moment: stop reading the gateway (no new clicks are
@@ -43,8 +44,16 @@ MAX_RETRY_SECONDS = 60.0
 LOGIN_TIMEOUT_SECONDS = 30.0
 #: How long clicks in flight get to answer once a stop began.
 DRAIN_SECONDS = 5.0
+#: ``sync`` is a one-shot command: it tries this many times (waiting 1 s, then 2 s), each
+#: attempt bounded by SYNC_LOGIN_TIMEOUT_SECONDS, then gives up (about 3 s when refused).
+SYNC_ATTEMPTS = 3
+SYNC_LOGIN_TIMEOUT_SECONDS = 10.0
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Unreachable(Exception):
+    """A one-shot command (``sync``) gave up on Discord; the message is one sentence."""
 
 
 def retry_delays(
@@ -76,10 +85,13 @@ class BotProcess:
         self.sync_only = sync_only
         self.bot: DungeonBot | None = None
         self.stopping = False
+        #: ``sync``: whether the commands were pushed (a stop can come first).
+        self.synced = False
         self._token = token
         self._make_bot = make_bot or self._new_bot
         self._delays = iter(delays if delays is not None else retry_delays())
-        self._login_timeout = login_timeout
+        self._login_timeout = min(login_timeout, SYNC_LOGIN_TIMEOUT_SECONDS) if sync_only \
+            else login_timeout
         self._drain_timeout = drain_timeout
         self._redact = redact
         self._stop = asyncio.Event()
@@ -93,7 +105,10 @@ class BotProcess:
             self._hurry.set()
             return
         name = signal.Signals(signum).name if signum is not None else "request"
-        log.info("Stopping on %s: taking no new clicks, answering those in flight", name)
+        if self.sync_only:
+            log.info("Stopping on %s: the commands were not synced", name)
+        else:
+            log.info("Stopping on %s: taking no new clicks, answering those in flight", name)
         self.stopping = True
         self._stop.set()
 
@@ -159,7 +174,8 @@ class BotProcess:
         bot = await self._login()
         if self._redact is not None:
             self._redact.add(await _daily_secret(bot))
-        if self.sync_only:
+        if self.sync_only:  # the bot's setup_hook pushed the commands during the login
+            self.synced = True
             return
         metrics.watch_gateway(lambda: bot.latency)
         metrics.time_store(bot.core.store)
@@ -173,6 +189,11 @@ class BotProcess:
                 await asyncio.wait_for(bot.login(self._token), self._login_timeout)
             except NETWORK_ERRORS as error:
                 await bot.close()
+                if self.sync_only and attempt >= SYNC_ATTEMPTS:
+                    raise Unreachable(
+                        f"Discord cannot be reached ({describe(error)}; {attempt} attempts): "
+                        "the commands were not synced, try again later."
+                    ) from None
                 delay = next(self._delays)
                 log.warning(
                     "Discord cannot be reached (attempt %d: %s); trying again in %g s",
@@ -232,8 +253,9 @@ async def _daily_secret(bot: DungeonBot) -> str:
 
 async def serve(
     settings: Settings, token: str, *, sync_only: bool = False, redact: Redact | None = None
-) -> None:
-    """Run the bot process (see the module's docstring) with SIGINT and SIGTERM stopping it."""
+) -> BotProcess:
+    """Run the bot process (see the module's docstring) with SIGINT and SIGTERM stopping it;
+    return it, to tell whether a ``sync`` was done."""
     process = BotProcess(settings, token, sync_only=sync_only, redact=redact)
     loop = asyncio.get_running_loop()
     installed: list[int] = []
@@ -246,6 +268,7 @@ async def serve(
     finally:
         for signum in installed:
             loop.remove_signal_handler(signum)
+    return process
 
 
 #: The names discord.py gives the tasks that handle an event, an app command or a component.

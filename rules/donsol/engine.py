@@ -97,7 +97,7 @@ def shield_text(view: dict[str, Any]) -> str:
     text = f"🛡️ {display(shield)} ({value(shield)})"
     last = view["shield_last"]
     if last is None:
-        return f"{text}, fresh: blocks any monster"
+        return f"{text}, fresh: blocks {value(shield)} of any monster's damage"
     on_it = view.get("shield_monsters") or []
     last_card = f"{display(on_it[-1])} " if on_it else ""
     return f"{text}, last monster {last_card}({last}): breaks on {last} or more"
@@ -112,7 +112,7 @@ def room_text(room: list[str] | tuple[str, ...]) -> str:
     """The room's cards, each with its role and value: ``🛡️ 3♦ (3)  ⚔️ J♣ (11)``."""
     if not room:
         return "—"
-    return "  ".join(f"{ROLE_EMOJI[role(c)]} {display(c)} ({value(c)})" for c in room)
+    return "  ".join(f"{ROLE_EMOJI[role(c)]} {display_long(c)} ({value(c)})" for c in room)
 
 
 def dungeon_text(view: dict[str, Any]) -> str:

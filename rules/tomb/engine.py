@@ -166,7 +166,7 @@ def torches_text(view: dict[str, Any]) -> str:
     if aces:
         text += f": {show(aces)}"
     if "RJ" in view["torches"]:
-        text += "\n📜 The Scroll of Light burnt instead of a 4th"
+        text += "\n📜 The Scroll of Light burnt instead of a 4th Ace"
     elif "RJ" in view["hand"]:
         text += "\n📜 Scroll of Light in hand: it saves you from the 4th Ace"
     return text

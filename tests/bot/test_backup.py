@@ -9,6 +9,7 @@ import os
 import random
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -130,3 +131,30 @@ def test_with_postgresql_the_backup_command_points_to_pg_dump(tmp_path):
     assert done.stderr == BACKUP_POSTGRES + "\n"
     assert "pg_dump" in BACKUP_POSTGRES
     assert not (tmp_path / "copy.sqlite3").exists(), "the stale SQLite file is not copied"
+
+
+def test_a_backup_is_private_and_never_replaces_a_file_unless_asked(tmp_path):
+    subprocess.run([sys.executable, "-m", "bot", "migrate"], cwd=tmp_path, check=True,
+                   capture_output=True, env={"PYTHONPATH": str(ROOT)}, timeout=60)
+    target = tmp_path / "backups" / "deck.sqlite3"
+    target.parent.mkdir()
+    target.write_text("last week's backup")
+
+    refused = run_backup(tmp_path, "backups/deck.sqlite3")
+
+    assert refused.returncode == 1
+    assert refused.stderr == (
+        f"{Path('backups/deck.sqlite3')} exists already; give another path, or add "
+        "--overwrite to replace it.\n")
+    assert target.read_text() == "last week's backup"
+    assert [p.name for p in target.parent.iterdir()] == ["deck.sqlite3"], "no partial left"
+
+    replaced = run_backup(tmp_path, "backups/deck.sqlite3", "--overwrite")
+    fresh = run_backup(tmp_path, "backups/fresh.sqlite3")
+
+    assert replaced.returncode == 0, replaced.stderr
+    assert fresh.returncode == 0, fresh.stderr
+    for made in (target, tmp_path / "backups" / "fresh.sqlite3"):
+        assert integrity(made) == "ok"
+        assert stat.S_IMODE(made.stat().st_mode) == 0o600, "as private as the token"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["deck.sqlite3", "fresh.sqlite3"]

@@ -101,7 +101,7 @@ def test_hard_variant_refusal_reads_the_hard_rule() -> None:
 def test_health_bar_and_a_worn_shield_with_its_last_monster() -> None:
     state = DONSOL.new(0, deck=deck("8D", "10C", "6S", "JS"))
     state = DONSOL.apply(state, "take 8D")
-    assert field(board(state), "Shield") == "🛡️ 8♦ (8), fresh: blocks any monster"
+    assert field(board(state), "Shield") == "🛡️ 8♦ (8), fresh: blocks 8 of any monster's damage"
 
     state = DONSOL.apply(dataclasses.replace(state, hp=17), "take 10C")
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pty
 import random
 import re
+import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -238,3 +242,112 @@ def test_ctrl_c_keeps_the_saved_moves_and_says_where(tmp_path: Path, monkeypatch
     assert main(["play", "donsol", "--seed", "0", "--save", str(saved)]) == 130
     assert capsys.readouterr().err == f"\nLeaving the game. Moves saved to {saved}.\n"
     assert saved.read_text().splitlines()[-1] == "take 3D"
+
+
+def rules_process(*args: str, **kwargs) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "rules", *args], text=True, **kwargs)
+
+
+@pytest.mark.parametrize("command", [
+    ["deal", "donsol", "--seed", "0"],
+    ["rules", "tomb"],
+    ["solve", "tomb", "--seed", "3", "--budget", "5"],
+    ["replay", "donsol", "--seed", "0", "--actions", "-"],
+])
+def test_output_into_a_reader_that_went_away_ends_quietly(command: list[str]) -> None:
+    reader, writer = os.pipe()
+    os.close(reader)  # as `| head` does once it has what it wants
+    try:
+        done = subprocess.run([sys.executable, "-m", "rules", *command], stdout=writer,
+                              stderr=subprocess.PIPE, input="take 3D\n", text=True, timeout=60)
+    finally:
+        os.close(writer)
+    assert done.stderr == ""
+    assert done.returncode == 141
+
+
+def test_ctrl_c_during_solve_prints_the_best_line_so_far(tmp_path: Path) -> None:
+    saved = tmp_path / "line.txt"
+    solver = rules_process("solve", "donsol", "--seed", "3", "--budget", "120",
+                           "--save", str(saved), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(2)  # searching: this deal takes far longer than that
+    solver.send_signal(signal.SIGINT)
+    out, err = solver.communicate(timeout=20)
+
+    assert solver.returncode == 130
+    assert err == ""
+    assert re.search(r"^Exact: no, a lower bound: interrupted after \d+\.\d s \(\d+ positions "
+                     r"searched\)\.$", out, re.M), out
+    moves = re.findall(r"^ +\d+\. (.+)$", out, re.M)
+    assert moves and saved.read_text().splitlines()[2:] == moves
+    assert out.endswith(f"The line saved to {saved}.\n")
+
+
+def test_solve_save_writes_a_transcript_that_replay_reads(tmp_path: Path, capsys) -> None:
+    saved = tmp_path / "line.txt"
+    assert main(["solve", "tomb", "--seed", "3", "--save", str(saved)]) == 0
+    out = capsys.readouterr().out
+    score = re.search(r"seed 3: (.+)$", out, re.M)[1]
+    assert saved.read_text().startswith("# Tomb of Four Kings (standard), seed 3. Replay with:\n")
+    assert main(["replay", "tomb", "--seed", "3", "--actions", str(saved)]) == 0
+    final = json.loads(capsys.readouterr().out)
+    assert final["over"] and final["score_text"] in score
+
+
+def test_a_transcript_is_never_written_over(tmp_path: Path, monkeypatch, capsys) -> None:
+    saved = tmp_path / "moves.txt"
+    saved.write_text("# a whole game\ntake 3D\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    for command in (["play", "donsol"], ["solve", "tomb"]):
+        assert main([*command, "--seed", "0", "--save", str(saved)]) == 2
+        assert capsys.readouterr().err == (
+            f"error: {saved} exists already: choose another file (nothing is written over a "
+            "saved game)\n")
+    assert saved.read_text() == "# a whole game\ntake 3D\n"
+
+
+def test_a_variant_is_read_in_any_case(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["play", "donsol", "--seed", "0", "--variant", "HARD"]) == 0
+    assert "Dealing Donsol (hard) with seed 0." in capsys.readouterr().out
+    assert main(["deal", "donsol", "--seed", "0", "--variant", "Hard"]) == 0
+
+
+def test_a_bare_verb_asks_which_card_and_a_long_line_is_not_echoed(monkeypatch, capsys):
+    typed = "Fight " + "x" * 5000
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"take\n{typed}\nq\n"))
+    assert main(["play", "donsol", "--seed", "0"]) == 0
+    refusals = [line.split("Refused: ", 1)[1] for line in capsys.readouterr().out.splitlines()
+                if "Refused: " in line]
+    assert refusals[0].startswith("Take which card? Type it with the card, such as `take ")
+    assert refusals[1].startswith(f"'Fight {'x' * 33}…' is not a Donsol move: take a card")
+    assert len(refusals[1]) < 200
+
+
+def test_arrow_keys_edit_the_line_at_a_terminal() -> None:
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the game, at a terminal
+        os.execv(sys.executable, [sys.executable, "-m", "rules", "play", "donsol", "--seed", "0"])
+    prompt = b"q to quit): "
+    seen = b""
+
+    def until(count: int) -> None:
+        nonlocal seen
+        while seen.count(prompt) < count:
+            ready, _, _ = select.select([terminal], [], [], 20)
+            assert ready, seen.decode(errors="replace")
+            seen += os.read(terminal, 4096)
+
+    try:
+        until(1)
+        # "ake 3D", the left arrow six times, then the missing "t": "take 3D" when the line
+        # can be edited, a refused line full of escape codes when it cannot.
+        os.write(terminal, b"ake 3D" + b"\x1b[D" * 6 + b"t\r")
+        until(2)
+        os.write(terminal, b"q\r")
+    finally:
+        os.close(terminal)
+        os.waitpid(pid, 0)
+    answer = seen.split(prompt)[1].decode(errors="replace")
+    assert "Refused" not in answer and "^[[D" not in answer
+    assert "3♦" in answer
