@@ -6,8 +6,8 @@ import io
 import sys
 
 from rules.__main__ import main
-from rules.donsol import room_text, shield_text
-from rules.tomb import torches_text
+from rules.donsol.engine import room_text, shield_text
+from rules.tomb.engine import torches_text
 
 
 def test_the_burnt_scroll_says_what_it_burnt_instead_of() -> None:
