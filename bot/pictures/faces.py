@@ -52,7 +52,7 @@ FONT_PATH = Path(__file__).with_name("fonts") / "DejaVuSansCondensed-Bold.ttf"
 # and, in four colours, each suit's ink from the other suit on the same paper.
 RED_INK = (178, 18, 36)
 BLACK_INK = (20, 22, 28)
-BLUE_INK = (36, 116, 232)
+BLUE_INK = (30, 100, 215)
 GREEN_INK = (18, 128, 58)
 RED_PAPER = (253, 222, 218)
 BLACK_PAPER = (255, 255, 255)

@@ -31,12 +31,18 @@ def _gamma(c: float) -> int:
     return round(v * 255)
 
 
+def pixels(image: Image.Image) -> list[Pixel]:
+    """Every pixel of an RGB ``image``, row by row."""
+    data = image.convert("RGB").tobytes()
+    return list(zip(data[0::3], data[1::3], data[2::3], strict=True))
+
+
 def deuteranopia(image: Image.Image) -> Image.Image:
     """``image`` (RGB) as a deuteranope sees it."""
     out = Image.new("RGB", image.size)
     cache: dict[Pixel, Pixel] = {}
-    pixels = []
-    for pixel in image.getdata():
+    seen_pixels = []
+    for pixel in pixels(image):
         seen = cache.get(pixel)
         if seen is None:
             lin = [_linear(v) for v in pixel]
@@ -44,8 +50,8 @@ def deuteranopia(image: Image.Image) -> Image.Image:
                 _gamma(sum(m * c for m, c in zip(row, lin, strict=True)))
                 for row in _DEUTERANOPIA
             )
-        pixels.append(seen)
-    out.putdata(pixels)
+        seen_pixels.append(seen)
+    out.putdata(seen_pixels)
     return out
 
 
@@ -64,7 +70,7 @@ def distance(a: Image.Image, b: Image.Image) -> float:
     """How far apart two pictures of one size look: the mean over pixels of the largest
     channel difference (0 the same, 255 black against white)."""
     return sum(max(abs(x - y) for x, y in zip(p, q, strict=True))
-               for p, q in zip(a.getdata(), b.getdata(), strict=True)) / (a.width * a.height)
+               for p, q in zip(pixels(a), pixels(b), strict=True)) / (a.width * a.height)
 
 
 def ink_box(image: Image.Image, paper: Pixel, box: tuple[int, int, int, int],
