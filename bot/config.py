@@ -55,6 +55,9 @@ class Settings:
     #: ``PAR_SOLVER=off``: this process never solves closed days' pars (each a core for
     #: seconds to a minute); another process, or none, does.
     par_solver: bool = True
+    #: ``CARD_COLOURS``: the card emoji's inks, ``four`` (♠ black, ♥ red, ♦ blue, ♣ green) or
+    #: ``two`` (red and black).
+    card_colours: str = "four"
 
     @property
     def database(self) -> str | Path:
@@ -91,6 +94,7 @@ class Settings:
             metrics_port=_port(_text(env, "METRICS_PORT")),
             table_pictures=_switch(_text(env, "TABLE_PICTURES"), "TABLE_PICTURES"),
             par_solver=_switch(_text(env, "PAR_SOLVER"), "PAR_SOLVER"),
+            card_colours=_card_colours(_text(env, "CARD_COLOURS")),
             database_url=_database_url(_text(env, "DATABASE_URL"), "DATABASE_URL"),
             database_pool_size=_count(_text(env, "DATABASE_POOL_SIZE"), "DATABASE_POOL_SIZE"),
             database_read_url=_database_url(_text(env, "DATABASE_READ_URL"),
@@ -203,3 +207,11 @@ def _switch(value: str | None, name: str) -> bool:
     if value.lower() == "off":
         return False
     raise ConfigError(f"{name} must be on or off, not {value!r}.")
+
+
+def _card_colours(value: str | None) -> str:
+    if value is None:
+        return "four"
+    if value.lower() not in ("four", "two"):
+        raise ConfigError(f"CARD_COLOURS must be four or two, not {value!r}.")
+    return value.lower()

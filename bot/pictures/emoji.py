@@ -7,13 +7,16 @@ the database), deletes the outdated copy of a changed face, and returns card cod
 ``<:dd_AS:id>``). Any failure — no permission, the 2,000-emoji limit, Discord down — logs one
 warning and returns an empty mapping: boards then show today's text cards.
 
-``python -m bot emoji --dry-run [--out DIR]`` uses :func:`write_faces` to look at them.
+``python -m bot emoji --dry-run [--out DIR]`` uses :func:`write_faces` to look at them;
+:func:`contact_sheet` shows every face as a player sees it, at 22 pixels (a button) or 128,
+on Discord's dark or light theme (``docs/pictures/contact_sheets.py`` writes those in docs).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import json
 import logging
 import sys
@@ -22,8 +25,9 @@ from pathlib import Path
 from typing import Protocol
 
 import discord
+from PIL import Image
 
-from bot.pictures.faces import BACK, FACE_NAMES, face_png
+from bot.pictures.faces import BACK, DEFAULT_COLOURS, EMOJI_SIZE, FACE_NAMES, Colours, face_png
 from rules.cards import display
 
 log = logging.getLogger(__name__)
@@ -56,16 +60,16 @@ def content_hash(png: bytes) -> str:
     return hashlib.sha256(png).hexdigest()[:16]
 
 
-def faces() -> dict[str, bytes]:
+def faces(colours: Colours = DEFAULT_COLOURS) -> dict[str, bytes]:
     """Every face's PNG bytes by code (``FACE_NAMES`` order). CPU work: run it off the loop."""
-    return {code: face_png(code) for code in FACE_NAMES}
+    return {code: face_png(code, colours) for code in FACE_NAMES}
 
 
-def write_faces(folder: Path) -> list[Path]:
+def write_faces(folder: Path, colours: Colours = DEFAULT_COLOURS) -> list[Path]:
     """Write every face to ``folder`` as ``<emoji name>.png`` (the folder is created)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for code, png in faces().items():
+    for code, png in faces(colours).items():
         path = folder / f"{emoji_name(code)}.png"
         path.write_bytes(png)
         written.append(path)
@@ -76,7 +80,44 @@ def write_faces(folder: Path) -> list[Path]:
 DEFAULT_FOLDER = Path("data") / "emoji"
 
 
-def emoji_command(folder: Path | None, *, dry_run: bool) -> int:
+#: Discord's message background on its dark and light themes.
+DARK_THEME = (0x31, 0x33, 0x38)
+LIGHT_THEME = (0xFF, 0xFF, 0xFF)
+#: How large Discord shows an emoji on a button (and inline in text), in pixels.
+BUTTON_SIZE = 22
+
+
+def as_shown(code: str, size: int = BUTTON_SIZE, background: tuple[int, int, int] = DARK_THEME,
+             colours: Colours = DEFAULT_COLOURS) -> Image.Image:
+    """The face of ``code`` as a player sees it: the uploaded 128×128 emoji scaled down to
+    ``size`` (as Discord does) on ``background``, as RGB."""
+    with Image.open(io.BytesIO(face_png(code, colours))) as uploaded:
+        face = uploaded.convert("RGBA")
+    if size != EMOJI_SIZE:
+        face = face.resize((size, size), Image.Resampling.LANCZOS)
+    shown = Image.new("RGB", face.size, background)
+    shown.paste(face, (0, 0), face)
+    return shown
+
+
+def contact_sheet(size: int, background: tuple[int, int, int],
+                  colours: Colours = DEFAULT_COLOURS, zoom: int = 1) -> Image.Image:
+    """Every face (``FACE_NAMES`` order, 14 a row) as shown at ``size`` on ``background``,
+    each pixel drawn ``zoom`` times larger so that 22-pixel faces can be looked at closely."""
+    columns, gap = 14, max(2, size // 8)
+    rows = -(-len(FACE_NAMES) // columns)
+    sheet = Image.new("RGB", (gap + columns * (size + gap), gap + rows * (size + gap)),
+                      background)
+    for i, code in enumerate(FACE_NAMES):
+        sheet.paste(as_shown(code, size, background, colours),
+                    (gap + (i % columns) * (size + gap), gap + (i // columns) * (size + gap)))
+    if zoom > 1:
+        sheet = sheet.resize((sheet.width * zoom, sheet.height * zoom), Image.Resampling.NEAREST)
+    return sheet
+
+
+def emoji_command(folder: Path | None, *, dry_run: bool,
+                  colours: Colours = DEFAULT_COLOURS) -> int:
     """``python -m bot emoji --dry-run [--out DIR]``: write the faces, say where; the status.
 
     Without ``--dry-run`` there is nothing to do by hand: the bot syncs its emoji at start.
@@ -86,8 +127,9 @@ def emoji_command(folder: Path | None, *, dry_run: bool) -> int:
               "add --dry-run to write them to a folder and look at them.", file=sys.stderr)
         return 2
     folder = folder or DEFAULT_FOLDER
-    written = write_faces(folder)
-    print(f"{len(written)} card faces written to {folder} (128×128 PNG, as uploaded)")
+    written = write_faces(folder, colours)
+    print(f"{len(written)} card faces written to {folder} (128×128 PNG, {colours} colours, "
+          "as uploaded)")
     return 0
 
 
@@ -97,14 +139,16 @@ def card_text(code: str, emoji: Mapping[str, discord.PartialEmoji]) -> str:
     return str(found) if found is not None else display(code)
 
 
-async def sync_card_emoji(client: discord.Client, store: KeyValueStore) -> CardEmoji:
+async def sync_card_emoji(client: discord.Client, store: KeyValueStore,
+                          colours: Colours = DEFAULT_COLOURS) -> CardEmoji:
     """Make the application's emoji match the faces; return card code (and ``back``) -> emoji.
 
-    Uploads only what is missing or changed; a restart with nothing changed uploads nothing.
+    Uploads only what is missing or changed; a restart with nothing changed uploads nothing
+    (switching ``colours`` changes the faces' hashes, so they are uploaded again).
     Never raises (but for cancellation): on any failure it logs one warning and returns ``{}``.
     """
     try:
-        return await _sync(client, store)
+        return await _sync(client, store, colours)
     except Exception as exc:
         log.warning(
             "Card emoji are off, boards show text cards: the emoji sync failed (%s: %s)",
@@ -117,8 +161,8 @@ class _LimitReached(Exception):
     pass
 
 
-async def _sync(client: discord.Client, store: KeyValueStore) -> CardEmoji:
-    pictures = await asyncio.to_thread(faces)
+async def _sync(client: discord.Client, store: KeyValueStore, colours: Colours) -> CardEmoji:
+    pictures = await asyncio.to_thread(faces, colours)
     wanted = {emoji_name(code): (code, png, content_hash(png)) for code, png in pictures.items()}
     known = _parse(await store.get(STORE_KEY))
     remote = await client.fetch_application_emojis()
@@ -178,7 +222,8 @@ def _parse(raw: str | None) -> dict[str, tuple[int, str]]:
 
 
 __all__ = [
-    "APPLICATION_EMOJI_LIMIT", "BACK", "DEFAULT_FOLDER", "PREFIX", "STORE_KEY", "CardEmoji",
-    "KeyValueStore", "card_text", "content_hash", "emoji_command", "emoji_name", "faces",
+    "APPLICATION_EMOJI_LIMIT", "BACK", "BUTTON_SIZE", "DARK_THEME", "DEFAULT_FOLDER",
+    "LIGHT_THEME", "PREFIX", "STORE_KEY", "CardEmoji", "KeyValueStore", "as_shown",
+    "card_text", "contact_sheet", "content_hash", "emoji_command", "emoji_name", "faces",
     "sync_card_emoji", "write_faces",
 ]

@@ -13,6 +13,7 @@ import simcord
 
 from bot.pictures import emoji as card_emoji
 from bot.pictures.faces import FACE_NAMES
+from rules.cards import RANKS
 from tests.pictures.conftest import SqliteMeta
 
 EMOJI_ROUTE = "/applications/*/emojis"
@@ -76,7 +77,7 @@ async def test_a_changed_face_is_replaced_alone(
     first = await card_emoji.sync_card_emoji(simcord_env.bot, meta)
     drawn = card_emoji.faces()
     redrawn = {**drawn, "7C": drawn["8C"]}  # 7♣ drawn anew (here: with other pixels)
-    monkeypatch.setattr(card_emoji, "faces", lambda: redrawn)
+    monkeypatch.setattr(card_emoji, "faces", lambda colours: redrawn)
     cursor = len(simcord_env.http_requests)
 
     again = await card_emoji.sync_card_emoji(simcord_env.bot, meta)
@@ -89,6 +90,21 @@ async def test_a_changed_face_is_replaced_alone(
         c: e for c, e in first.items() if c != "7C"}
     names = [e.name for e in simcord_env.backend.application_emojis.values()]
     assert names.count("dd_7C") == 1 and len(names) == 55
+
+
+async def test_switching_to_two_colours_uploads_the_faces_that_changed(
+    simcord_env: simcord.Env, meta: SqliteMeta
+) -> None:
+    first = await card_emoji.sync_card_emoji(simcord_env.bot, meta)
+    cursor = len(simcord_env.http_requests)
+
+    again = await card_emoji.sync_card_emoji(simcord_env.bot, meta, colours="two")
+
+    # Only diamonds and clubs change ink; spades, hearts, jokers and the back stay.
+    changed = sorted(f"dd_{r}{s}" for s in "DC" for r in RANKS)
+    assert sorted(uploads(simcord_env, cursor)) == changed
+    assert len(deletions(simcord_env, cursor)) == 26
+    assert again["AS"] == first["AS"] and again["AD"] != first["AD"]
 
 
 async def test_an_emoji_deleted_on_discord_comes_back(

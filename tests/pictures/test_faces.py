@@ -108,3 +108,12 @@ def test_python_m_bot_emoji_dry_run(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert "55 card faces written" in done.stdout
     assert (tmp_path / "faces" / "dd_back.png").read_bytes() == faces.face_png("back")
+
+
+def test_card_colours_setting() -> None:
+    from bot.config import ConfigError, Settings
+
+    assert Settings.from_env({}).card_colours == "four"
+    assert Settings.from_env({"CARD_COLOURS": "Two"}).card_colours == "two"
+    with pytest.raises(ConfigError, match="CARD_COLOURS must be four or two"):
+        Settings.from_env({"CARD_COLOURS": "three"})
