@@ -50,7 +50,7 @@ SETTINGS_USED: dict[str, tuple[str, ...] | None] = {
     "migrate": ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", *SECRETS),
     "backup": ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", *SECRETS),
     "copy-to": ("DATABASE_PATH", "LOG_LEVEL", *SECRETS),
-    "emoji": ("LOG_LEVEL", *SECRETS),
+    "emoji": ("CARD_COLOURS", "LOG_LEVEL", *SECRETS),
 }
 NOT_SYNCED = "Stopped before the commands were synced."
 BACKUP_POSTGRES = (
@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "backup":
         return make_backup(settings, args.path, overwrite=args.overwrite)
     if args.command == "emoji":
-        return emoji_command(args.out, dry_run=args.dry_run)
+        return emoji_command(args.out, dry_run=args.dry_run, colours=settings.card_colours)
     if args.command == "copy-to":
         return copy_command(settings.database_path, args.url)
     assert token is not None  # required above for run and sync

@@ -107,6 +107,7 @@ class DungeonBot(commands.Bot):
         pool_size: int | None = None,
         pictures: bool = True,
         card_emoji: bool = True,
+        card_colours: str = "four",
         solve_par: bool = True,
         **shards: object,
     ) -> None:
@@ -133,6 +134,8 @@ class DungeonBot(commands.Bot):
         self.add_listener(self.clicks.on_interaction, "on_interaction")
         #: Table pictures on boards (a server or a player can still turn them off).
         self.pictures = pictures
+        #: The card-face emoji's inks (``CARD_COLOURS``): ``four`` or ``two``.
+        self.card_colours = card_colours
         self.tables = Tables(self)
         #: Card code -> its application emoji, once synced (empty: text cards).
         self.card_emoji: dict[str, discord.PartialEmoji] = {}
@@ -170,7 +173,8 @@ class DungeonBot(commands.Bot):
     async def load_card_emoji(self) -> None:
         """Upload the card faces that are missing or changed; use them on boards after."""
         async with singleton(self.core.store, "card-emoji", wait=True):
-            self.card_emoji = dict(await sync_card_emoji(self, _MetaStore(self.core)))
+            self.card_emoji = dict(await sync_card_emoji(
+                self, _MetaStore(self.core), colours=self.card_colours))
         if self.card_emoji:
             log.info("Card emoji ready: %d faces", len(self.card_emoji))
 

@@ -163,6 +163,7 @@ class BotProcess:
             sync="force" if self.sync_only else "auto",
             read_url=s.database_read_url,
             pool_size=s.database_pool_size,
+            card_colours=s.card_colours,
             shard_count=s.shard_count,
             shard_ids=s.shard_ids,
             sharded=s.shard_auto,

@@ -154,3 +154,14 @@ def test_sigterm_during_sync_says_the_commands_were_not_synced(tmp_path):
     assert "Stopping on SIGTERM: the commands were not synced" in text
     assert "clicks" not in text
     assert seen[-1] == "Stopped before the commands were synced.\n"
+
+
+def test_the_emoji_dry_run_draws_the_faces_in_the_configured_colours(tmp_path) -> None:
+    from bot.pictures.faces import face_png
+
+    for colours in ("two", "four"):
+        out = tmp_path / colours
+        done = run_bot(tmp_path, "emoji", "--dry-run", "--out", str(out), CARD_COLOURS=colours)
+        assert done.returncode == 0, done.stderr
+        assert f"{colours} colours" in done.stdout
+        assert (out / "dd_AC.png").read_bytes() == face_png("AC", colours)
