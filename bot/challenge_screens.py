@@ -17,6 +17,7 @@ from core.challenges import Card, CardLine, Challenge, OpenChallenge
 from core.clock import parse_timestamp
 from core.model import Run
 from core.series import SeriesView, counted
+from rules import GAMES
 
 #: Custom id kinds: a challenge's buttons (``dd.ch:<verb>:<challenge id>``) and a series'
 #: (``dd.se:next:<series id>:<run number>``, ``dd.se:new:<length>``).
@@ -25,10 +26,6 @@ SERIES = "se"
 COLOUR = discord.Colour.dark_red()
 LISTED_LINES = 50
 
-OUTCOMES = {
-    "won": "won", "escaped": "escaped", "dead": "dead", "lost_in_dark": "lost in the dark",
-    "lost": "lost", "cleared": "cleared",
-}
 
 
 def when(stamp: str) -> str:
@@ -39,7 +36,7 @@ def name_of(line: CardLine) -> str:
     return discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
 
 
-def card_line(line: CardLine) -> str:
+def card_line(line: CardLine, game: str) -> str:
     """``#1 alice — 12 HP (escaped)``; a run still being played has no rank yet."""
     name = clip(name_of(line), 40)
     if line.playing:
@@ -49,7 +46,7 @@ def card_line(line: CardLine) -> str:
     elif line.status == "resigned":
         state = "resigned"
     else:
-        state = OUTCOMES.get(line.outcome or "", line.outcome or "")
+        state = GAMES[game].outcome_text(line.outcome) if line.outcome else ""
     suffix = f" ({state})" if state else ""
     return f"`#{line.rank:>3}` **{name}** — {line.score_text or line.score}{suffix}"
 
@@ -80,7 +77,7 @@ def card(card: Card) -> tuple[discord.Embed, ButtonRows | None]:
     else:
         lines.append(f"Open until **{when(c.deadline)}**. Your run is private to you.")
     # The players go in the description (4,096 characters; a field holds 1,024).
-    shown = [card_line(line) for line in card.lines[:LISTED_LINES]]
+    shown = [card_line(line, card.challenge.game) for line in card.lines[:LISTED_LINES]]
     if len(card.lines) > LISTED_LINES:
         shown.append(f"…and {len(card.lines) - LISTED_LINES} more.")
     lines += ["", "**Players**", *shown]

@@ -14,7 +14,7 @@ from core.daily import closes_at, day_number, next_deal_at
 from core.model import Run
 from core.par import ParStanding
 from core.rankings import ContestRecord, GameRecord, Leaderboard, Standing, WeekBoard
-from rules import GAMES
+from rules import GAMES, Game
 from store.base import BoardLine, ParRecord, WeekLine
 
 #: The custom id kind of a leaderboard page button.
@@ -26,7 +26,9 @@ REPLAY_BUTTONS = 3
 COLOUR = discord.Colour.dark_gold()
 
 #: The last days of dailies at a glance, one square a day.
-MARKS = {"won": "🟩", "alive": "🟨", "lost": "🟥", "resigned": "⬜", "none": "⬛"}
+#: The 14-day strip's mark of each kind of end (``Game.outcomes``), a resignation and a day not
+#: played.
+MARKS = {"win": "🟩", "out": "🟨", "loss": "🟥", "resigned": "⬜", "none": "⬛"}
 #: Said in /help and docs: how equal scores are ordered.
 TIE_BREAK = (
     "Scores compare part by part, higher first. Equal scores share a rank (1, 2, 2, 4) and are "
@@ -166,14 +168,12 @@ def week_board(board: WeekBoard, *, viewer_id: int | None,
 # ----- stats --------------------------------------------------------------------------------
 
 
-def mark(record_mark: Any) -> str:
+def mark(record_mark: Any, engine: Game[Any]) -> str:
     if record_mark is None:
         return MARKS["none"]
     if record_mark.status == "resigned":
         return MARKS["resigned"]
-    if record_mark.won:
-        return MARKS["won"]
-    return MARKS["alive"] if record_mark.outcome == "escaped" else MARKS["lost"]
+    return MARKS[engine.outcomes.get(record_mark.outcome or "", "loss")]
 
 
 def contest_lines(contests: ContestRecord | None) -> list[str]:
@@ -208,7 +208,7 @@ def stats(name: str, records: list[GameRecord],
             f"Runs **{s.finished}** · wins **{s.wins}** ({rate:.0f}%) · dailies {s.dailies}",
             f"Best: **{s.best_text}** · average {s.average_points or 0:.1f} {unit}",
             f"Daily streak: **{record.current_streak}** (longest {record.longest_streak})",
-            "Last 14 days: " + "".join(mark(m) for _, m in record.recent),
+            "Last 14 days: " + "".join(mark(m, engine) for _, m in record.recent),
         ]
         if s.hinted:
             lines.append(f"Runs with hints: {s.hinted}")

@@ -50,6 +50,11 @@ class Game(ABC, Generic[S]):
     outcomes: ClassVar[dict[str, str]]
     state_type: ClassVar[type]
 
+    def outcome_text(self, outcome: str) -> str:
+        """An outcome word as a player reads it in a sentence ("lost in the dark"); a game
+        whose words need more than their underscores read as spaces overrides this."""
+        return outcome.replace("_", " ")
+
     def is_win(self, outcome: str | None) -> bool:
         """Whether ``outcome`` (an outcome word, or None while playing) is a win by the rules:
         the one place an outcome word is judged."""
