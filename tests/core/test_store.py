@@ -71,21 +71,20 @@ async def test_a_refused_insert_is_conflict_and_the_transaction_goes_on(store) -
     PostgreSQL an error would have aborted it)."""
     first = await store.write(lambda tx: tx.insert_run(new_run(None, "2026-12-01")))
 
-    def twice(tx: Tx) -> tuple[str, int | None, list[str]]:
+    def refused(insert) -> str:
         try:
-            tx.insert_run(new_run(None, "2026-12-01"))
+            insert()
         except Conflict:
-            refused = "conflict"
-        else:
-            refused = "inserted"
-        tx.append_move(first, 1, "a", "2026-12-01T12:01:00Z")
-        try:
-            tx.append_move(first, 1, "b", "2026-12-01T12:02:00Z")
-        except Conflict:
-            pass
-        return refused, tx.run_version(first), tx.actions(first)
+            return "conflict"
+        return "inserted"
 
-    assert await store.write(twice) == ("conflict", 0, ["a"])
+    def twice(tx: Tx) -> tuple[str, str, int | None, list[str]]:
+        daily = refused(lambda: tx.insert_run(new_run(None, "2026-12-01")))
+        tx.append_move(first, 1, "a", "2026-12-01T12:01:00Z")
+        move = refused(lambda: tx.append_move(first, 1, "b", "2026-12-01T12:02:00Z"))
+        return daily, move, tx.run_version(first), tx.actions(first)
+
+    assert await store.write(twice) == ("conflict", "conflict", 0, ["a"])
 
 
 @pytest.mark.sqlite_only
