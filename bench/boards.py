@@ -52,18 +52,10 @@ from core.settings import MIN_ACCOUNT_AGE
 from rules import GAMES, Game
 from rules.deal import daily_seed
 from store.base import BoardFilter, WeekFilter
-from store.sqlite import (
-    SELECT_BEST,
-    SELECT_DAILY_MARKS,
-    SELECT_GAME_STATS,
-    SELECT_GUILD_SETTINGS,
-    SELECT_STREAKS,
-    WEEK_QUERIES,
-    _board_params,
-    _week_params,
-    board_queries,
-    score_key,
-)
+from store.boards import board_params, board_statements, week_params, week_statements
+from store.records import SELECT_BEST, SELECT_DAILY_MARKS, SELECT_GAME_STATS, SELECT_STREAKS
+from store.runs import score_key
+from store.settings import SELECT_GUILD_SETTINGS
 
 P99_TARGET_MS = 20.0
 SECRET = "bench-boards-secret"
@@ -654,21 +646,21 @@ def plans(s: Samples) -> list[Plan]:
         ("global", world, "runs_board|runs_week", False),
         ("server, min age", server, "runs_guild_board|runs_guild_week", True),
     ):
-        q = board_queries(where)
-        params = {**_board_params(where), "limit": PAGE_SIZE, "offset": 0, "key": "000010",
+        q = board_statements(where)
+        params = {**board_params(where), "limit": PAGE_SIZE, "offset": 0, "key": "000010",
                   "above": 0, "top": "000020", "bottom": "000010", "skip": 0, "owner_id": owner}
         found += [
-            Plan(f"board page keys ({scope})", q.keys, params, index, sorts=bounded),
-            Plan(f"board runs above a key ({scope})", q.above, params, index),
+            Plan(f"board page keys ({scope})", q.keys.sqlite, params, index, sorts=bounded),
+            Plan(f"board runs above a key ({scope})", q.above.sqlite, params, index),
             # Sorted by name within the scores at the page's edges: the page and its ties.
-            Plan(f"board page band ({scope})", q.band, params, index, sorts=True),
-            Plan(f"board size ({scope})", q.size, params, index),
-            Plan(f"board line ({scope})", q.line, params, index),
+            Plan(f"board page band ({scope})", q.band.sqlite, params, index, sorts=True),
+            Plan(f"board size ({scope})", q.size.sqlite, params, index),
+            Plan(f"board line ({scope})", q.line.sqlite, params, index),
         ]
     first, last = week_of(day)
-    week = {**_week_params(WeekFilter(game, variant, first, last)), "limit": PAGE_SIZE,
-            "offset": 0, "owner_id": owner}
-    page, size = WEEK_QUERIES[False, False]
+    week_filter = WeekFilter(game, variant, first, last)
+    week = {**week_params(week_filter), "limit": PAGE_SIZE, "offset": 0, "owner_id": owner}
+    page, size = week_statements(week_filter).page.sqlite, week_statements(week_filter).size.sqlite
     found += [  # a week's totals are summed per player, then sorted: the whole week's players
         Plan("week board page (global)", page, week, "runs_week", sorts=True),
         Plan("week board size (global)", size, week, "runs_week"),
@@ -676,12 +668,14 @@ def plans(s: Samples) -> list[Plan]:
     player = {"owner_id": owner, "game": game}
     return [
         *found,
-        Plan("server settings", SELECT_GUILD_SETTINGS, {"guild_id": guild}, "PRIMARY KEY"),
-        Plan("game stats", SELECT_GAME_STATS, player, "runs_player_stats"),
-        Plan("best score", SELECT_BEST, {**player, "key": "000000"}, "runs_player_stats",
+        Plan("server settings", SELECT_GUILD_SETTINGS.sqlite, {"guild_id": guild},
+             "PRIMARY KEY"),
+        # Grouped by outcome: one player's runs of one game, a handful of groups.
+        Plan("game stats", SELECT_GAME_STATS.sqlite, player, "runs_player_stats", sorts=True),
+        Plan("best score", SELECT_BEST.sqlite, {**player, "key": "000000"}, "runs_player_stats",
              sorts=True),
-        Plan("streaks", SELECT_STREAKS, player, "runs_player_days", sorts=True),
-        Plan("last 14 days", SELECT_DAILY_MARKS, {**player, "since": s.days[-14]},
+        Plan("streaks", SELECT_STREAKS.sqlite, player, "runs_player_days", sorts=True),
+        Plan("last 14 days", SELECT_DAILY_MARKS.sqlite, {**player, "since": s.days[-14]},
              "runs_player_days", sorts=True),
     ]
 

@@ -197,8 +197,10 @@ class Rankings:
         user_id = check_id(user_id, "user")
         today = date.fromisoformat(self._ctx.today())
         since = (today - timedelta(days=RECENT_DAYS - 1)).isoformat()
+        # The store knows no outcome words: the engine says which ones are wins.
+        wins = frozenset(word for word, kind in engine.outcomes.items() if kind == "win")
         stats, streaks, marks = await self._ctx.store.read(
-            _record_tx, user_id, engine.key, since, replica=True
+            _record_tx, user_id, engine.key, since, wins, replica=True
         )
         current, longest = streak_lengths(streaks, today)
         by_day: dict[str, DayMark] = {}
@@ -308,10 +310,10 @@ def _standing_tx(
 
 
 def _record_tx(
-    tx: Tx, user_id: int, game: str, since: str
+    tx: Tx, user_id: int, game: str, since: str, wins: frozenset[str]
 ) -> tuple[GameStats, list[Streak], list[DayMark]]:
-    return tx.game_stats(user_id, game), tx.streaks(user_id, game), tx.daily_marks(
-        user_id, game, since
+    return tx.game_stats(user_id, game, wins), tx.streaks(user_id, game), tx.daily_marks(
+        user_id, game, since, wins
     )
 
 

@@ -1,9 +1,12 @@
 """Storage: where runs, moves and settings are kept. All SQL lives in this package.
 
 The core talks to a :class:`~store.base.Store` only through transactions of named queries
-(``store.base.Tx``), so a backend can be swapped without touching the core. SQLite
-(``store.sqlite``) is the embedded default; a ``postgresql://`` URL selects PostgreSQL
-(``store.postgres``, for several bot processes sharing one database).
+(``store.base.Tx``), so a backend can be swapped without touching the core. The queries live
+by concern (``store.runs``, ``store.settings``, ``store.posts``, ``store.boards``,
+``store.records``, ``store.challenges``, ``store.series``, ``store.pars``), each written once
+for both databases (``store.dialect``). SQLite (``store.sqlite`` over ``store.connections``)
+is the embedded default; a ``postgresql://`` URL selects PostgreSQL (``store.postgres``, for
+several bot processes sharing one database).
 """
 
 from __future__ import annotations

@@ -6,23 +6,21 @@ run here on a worker thread of the store's own executor with a connection of the
 core has one implementation for both backends (psycopg 3 in its synchronous form, rather than
 asyncpg, whose API is async only and would need a second copy of every transaction).
 
-The queries are SQLite's: :class:`PostgresTx` is :class:`~store.sqlite.SqliteTx` over
-:class:`SqliteDialect`, a connection that takes SQLite's SQL (``:name`` parameters) and runs
-it on PostgreSQL. Portable SQL is written once; what differs is written again here (see
-:data:`IDENTITY_TABLES`, :func:`translate` and the methods :class:`PostgresTx` overrides).
+The queries are the concern modules' (``store.runs``, ``store.boards``, …), each written once
+for both databases (see ``store.dialect``); :class:`PostgresDb` runs their PostgreSQL text.
 
 Guarantees, the same as SQLite's:
 
 - **One transaction per operation.** ``write`` commits when ``fn`` returns and rolls back if it
   raises. A read is one ``REPEATABLE READ READ ONLY`` snapshot.
-- **Writes to one run are serialised.** In a write transaction, :meth:`PostgresTx.run` reads
-  the row ``FOR UPDATE``: a second writer of the same run waits there until the first commits,
+- **Writes to one run are serialised.** In a write transaction, :meth:`~store.runs.RunsSql.run`
+  reads the row ``FOR UPDATE``: a second writer of the same run waits there until the first commits,
   then reads the run as it now is and meets the core's version check (``StaleBoard``). The
   compare-and-set in ``update_run``, the ``(run_id, number)`` key of the moves and the
   one-daily-per-player index still hold on their own.
 - **Unique keys become** :class:`~store.base.Conflict`, and the transaction stays usable
-  (PostgreSQL aborts a transaction after an error, SQLite does not): the run and move inserts
-  use ``ON CONFLICT DO NOTHING``; any other INSERT runs in a savepoint.
+  (PostgreSQL aborts a transaction after an error, SQLite does not): every insert that may
+  hit a unique key says ``ON CONFLICT DO NOTHING``, and no row in means Conflict.
 - **Deadlocks and serialisation failures** (which PostgreSQL may raise when two transactions
   lock rows in opposite orders) roll back and run ``fn`` again, up to :data:`RETRIES` times.
 
@@ -39,13 +37,9 @@ import asyncio
 import contextlib
 import functools
 import hashlib
-import json
 import logging
-import re
-import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,14 +48,13 @@ from psycopg import errors
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
-from store import sqlite
-from store.base import Conflict, GameStats, NewRun, RunRow
+from store.dialect import POSTGRESQL, Query, Row
 from store.migrations import folder, load_migrations
+from store.tx import SqlTx
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-DIALECT = "postgresql"
 DEFAULT_POOL_SIZE = 4
 #: How often a transaction that hit a deadlock or serialisation failure is run again.
 RETRIES = 5
@@ -96,7 +89,7 @@ class PostgresStore:
     waits for a connection while holding a thread.
     """
 
-    dialect = DIALECT
+    dialect = POSTGRESQL
 
     def __init__(
         self, url: str, pool: ConnectionPool, replica: ConnectionPool | None, pool_size: int
@@ -148,7 +141,7 @@ class PostgresStore:
 
         Raises ``ValueError`` for a badly named file or a database newer than the migrations.
         """
-        return await self._call(self._pool, _migrate, folder(DIALECT) if path is None else
+        return await self._call(self._pool, _migrate, folder(POSTGRESQL) if path is None else
                                 Path(path))
 
     async def read(self, fn: Callable[..., T], *args: Any, replica: bool = False) -> T:
@@ -227,7 +220,7 @@ def _transaction(
             conn.read_only = not write
             try:
                 with conn.transaction():
-                    return fn(PostgresTx(conn, write), *args)
+                    return fn(SqlTx(PostgresDb(conn, write)), *args)
             except _TRANSIENT as exc:
                 if attempt == RETRIES:
                     raise
@@ -285,199 +278,20 @@ def _first(row: Any) -> Any:
     return next(iter(row.values())) if isinstance(row, dict) else row[0]
 
 
-# ----- the queries --------------------------------------------------------------------------
-# PostgresTx is SqliteTx (store.sqlite) over a connection that speaks SQLite's SQL: its named
-# queries are portable SQL, so each runs here as written, its ``:name`` parameters turned into
-# psycopg's. Only what differs between the dialects is written again below: reading a run in a
-# write transaction locks it, inserts that may hit a unique key use ON CONFLICT (PostgreSQL
-# aborts the transaction on an error), and the few statements in SQLite's own words.
-
-#: Tables whose ``id`` PostgreSQL generates: an INSERT into one returns it (``lastrowid``).
-IDENTITY_TABLES = frozenset({"runs", "challenges", "series"})
-
-_PARAMETER = re.compile(r"'(?:[^']|'')*'|::|:([A-Za-z_]\w*)|\?|%")
-_INSERT = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
-#: SQLite's words with PostgreSQL's equivalent (day numbers for streaks).
-_DIALECT = ((re.compile(r"julianday\(([^()]*)\)"), r"(\1::date - DATE '1970-01-01')"),)
-
-
-@functools.lru_cache(maxsize=1024)
-def translate(query: str) -> tuple[str, bool, bool]:
-    """SQLite's ``query`` as psycopg takes it: ``(sql, returns_id, may_conflict)``.
-
-    ``:name`` and ``?`` become ``%(name)s`` and ``%s`` (not inside quotes, not ``::casts``),
-    a literal ``%`` is doubled, an INSERT into an identity table gets ``RETURNING id``, and
-    an INSERT without ON CONFLICT is marked as one that may break a unique key.
-    """
-
-    def swap(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token.startswith("'") or token == "::":
-            return token
-        if token == "?":
-            return "%s"
-        if token == "%":
-            return "%%"
-        return f"%({match.group(1)})s"
-
-    sql = _PARAMETER.sub(swap, query)
-    for pattern, replacement in _DIALECT:
-        sql = pattern.sub(replacement, sql)
-    insert = _INSERT.match(sql)
-    returns_id = bool(insert and insert.group(1).lower() in IDENTITY_TABLES
-                      and "RETURNING" not in sql.upper())
-    if returns_id:
-        sql = sql.rstrip().rstrip(";") + " RETURNING id"
-    may_conflict = bool(insert) and "ON CONFLICT" not in sql.upper()
-    return sql, returns_id, may_conflict
-
-
-class Row(tuple):  # type: ignore[type-arg]
-    """A result row read by position or by column name, like ``sqlite3.Row``."""
-
-    _index: dict[str, int]
-
-    def __new__(cls, values: Sequence[Any], index: dict[str, int]) -> Row:
-        row = super().__new__(cls, values)
-        row._index = index
-        return row
-
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
-        if isinstance(key, str):
-            return super().__getitem__(self._index[key])
-        return super().__getitem__(key)
-
-    def keys(self) -> list[str]:
-        return list(self._index)
-
-
-def _row_factory(cursor: Any) -> Callable[[Sequence[Any]], Row]:
-    index = {column.name: i for i, column in enumerate(cursor.description or ())}
-
-    def make(values: Sequence[Any]) -> Row:
-        # numeric (avg, sums of bigints) as float, as SQLite hands them up
-        return Row([float(v) if isinstance(v, Decimal) else v for v in values], index)
-
-    return make
-
-
-class _Cursor:
-    """What SqliteTx reads of a cursor: rows, ``rowcount`` and ``lastrowid``."""
-
-    def __init__(self, cursor: psycopg.Cursor[Any], lastrowid: int | None) -> None:
-        self._cursor = cursor
-        self.rowcount = cursor.rowcount
-        self.lastrowid = lastrowid
-
-    def fetchone(self) -> Any:
-        return self._cursor.fetchone()
-
-    def fetchall(self) -> list[Any]:
-        return self._cursor.fetchall()
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._cursor)
-
-
-class SqliteDialect:
-    """A psycopg connection with ``sqlite3.Connection``'s ``execute``: SQLite's SQL in,
-    ``sqlite3.IntegrityError`` out for a broken unique key (the transaction stays usable: an
-    INSERT that may break one runs in a savepoint)."""
-
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
-        self.pg = conn
-
-    def execute(self, query: str, params: Any = ()) -> _Cursor:
-        sql, returns_id, may_conflict = translate(query)
-        cursor = self.pg.cursor(row_factory=_row_factory)
-        try:
-            if may_conflict:
-                with self.pg.transaction():
-                    cursor.execute(sql, params or None)  # type: ignore[call-overload]
-            else:
-                cursor.execute(sql, params or None)  # type: ignore[call-overload]
-        except errors.UniqueViolation as exc:
-            raise sqlite3.IntegrityError(f"UNIQUE constraint failed: {exc.diag.constraint_name}"
-                                         ) from None
-        lastrowid = None
-        if returns_id:
-            row = cursor.fetchone()
-            lastrowid = None if row is None else int(row[0])
-        return _Cursor(cursor, lastrowid)
-
-
-SELECT_RUN_FOR_UPDATE = sqlite.SELECT_RUN + " FOR UPDATE"
-# A NULL parameter has no type in PostgreSQL: say it is text.
-SELECT_UNFINISHED = sqlite.SELECT_UNFINISHED.replace(
-    "(:game IS NULL OR game = :game)", "(CAST(:game AS TEXT) IS NULL OR game = :game)"
-)
-INSERT_RUN = sqlite.INSERT_RUN.rstrip() + "\n    ON CONFLICT DO NOTHING"
-INSERT_MOVE = sqlite.INSERT_MOVE.rstrip() + "\n    ON CONFLICT DO NOTHING"
-SELECT_GAME_STATS = """
-    SELECT count(*) AS finished,
-           count(*) FILTER (WHERE outcome = 'won') AS wins,
-           max(score_key) AS best_key,
-           avg(points) AS average_points,
-           count(*) FILTER (WHERE kind = 'daily') AS dailies,
-           coalesce(sum(hinted), 0) AS hinted
-    FROM runs
-    WHERE owner_id = :owner_id AND game = :game AND status <> 'playing'
-"""
-
-
-class PostgresTx(sqlite.SqliteTx):
-    """The named queries of :class:`~store.sqlite.SqliteTx` on PostgreSQL.
-
-    ``write`` says whether the transaction may write; if so, :meth:`run` locks the row it
-    reads until the transaction ends.
-    """
+class PostgresDb:
+    """:class:`~store.dialect.Db` over a psycopg connection inside one transaction (rows as
+    dicts). In a write transaction reads lock the rows they read (``FOR UPDATE``)."""
 
     def __init__(self, conn: psycopg.Connection[Any], write: bool) -> None:
-        super().__init__(SqliteDialect(conn))  # type: ignore[arg-type]
-        self.write = write
+        self.conn = conn
+        self.locks_rows = write
 
-    def run(self, run_id: int) -> RunRow | None:
-        if not self.write:
-            return super().run(run_id)
-        row = self.conn.execute(SELECT_RUN_FOR_UPDATE, {"id": run_id}).fetchone()
-        return None if row is None else sqlite._run_row(row)
+    def one(self, query: Query, params: Mapping[str, Any]) -> Row | None:
+        rows = self.conn.execute(query.postgresql, params).fetchall()  # type: ignore[arg-type]
+        return rows[0] if rows else None
 
-    def unfinished(self, owner_id: int, game: str | None) -> list[RunRow]:
-        rows = self.conn.execute(SELECT_UNFINISHED, {"owner_id": owner_id, "game": game})
-        return [sqlite._run_row(row) for row in rows]
+    def all(self, query: Query, params: Mapping[str, Any]) -> list[Row]:
+        return self.conn.execute(query.postgresql, params).fetchall()  # type: ignore[arg-type]
 
-    def insert_run(self, run: NewRun) -> int:
-        params = {
-            "owner_id": run.owner_id, "guild_id": run.guild_id, "channel_id": run.channel_id,
-            "game": run.game, "variant": run.variant, "seed": str(run.seed),
-            "deck": None if run.deck is None else sqlite._json(list(run.deck)),
-            "kind": run.kind, "day": run.day, "status": run.status, "outcome": run.outcome,
-            "score": sqlite._json(run.score), "score_key": sqlite.score_key(run.score),
-            "state": sqlite._json(run.state), "ranked": int(run.ranked), "rules": run.rules,
-            "now": run.now, "finished_at": run.finished_at, "score_text": run.score_text,
-            "points": run.points,
-        }
-        run_id = self.conn.execute(INSERT_RUN, params).lastrowid
-        if run_id is None:  # ON CONFLICT DO NOTHING: the one-daily key said no
-            raise Conflict(f"a {run.kind} run with this key exists already")
-        return run_id
-
-    def append_move(self, run_id: int, number: int, action: str, at: str) -> None:
-        params = {"run_id": run_id, "number": number, "action": action, "at": at}
-        if self.conn.execute(INSERT_MOVE, params).rowcount != 1:
-            raise Conflict(f"run {run_id} has a move {number} already")
-
-    def game_stats(self, owner_id: int, game: str) -> GameStats:
-        params = {"owner_id": owner_id, "game": game}
-        row = self.conn.execute(SELECT_GAME_STATS, params).fetchone()
-        best_score, best_text = None, None
-        if row["best_key"] is not None:
-            best = self.conn.execute(
-                sqlite.SELECT_BEST, {**params, "key": row["best_key"]}
-            ).fetchone()
-            best_score, best_text = json.loads(best["score"]), best["score_text"]
-        return GameStats(
-            game=game, finished=row["finished"], wins=row["wins"], best_score=best_score,
-            best_text=best_text, average_points=row["average_points"], dailies=row["dailies"],
-            hinted=row["hinted"],
-        )
+    def change(self, query: Query, params: Mapping[str, Any]) -> int:
+        return self.conn.execute(query.postgresql, params).rowcount  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Board pages read without walking the lines above them (``store.sqlite.BoardQueries``, which
+"""Board pages read without walking the lines above them (``store.boards.BoardStatements``, which
 PostgreSQL runs too) rank and order exactly as the board's definition says, on every page, at
 every page size, on both backends.
 
@@ -27,7 +27,7 @@ from core import Core
 from core.rankings import DISCORD_EPOCH_MS, PAGE_SIZE, max_owner_id
 from store import is_postgres_url
 from store.base import BoardFilter, BoardLine
-from store.sqlite import score_key
+from store.runs import score_key
 from tests.core.conftest import SECRET, Clock
 
 DAY = "2026-12-03"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from core import Core, StaleBoard
-from store import sqlite as sqlite_store
+from store import connections
 from tests.core.conftest import SECRET, Clock, query
 
 ALICE = 1001
@@ -33,13 +33,13 @@ async def test_writes_at_once_share_commits_and_keep_their_own_outcomes(
 ) -> None:
     runs = [await sqlite_core.runs.start(ALICE, "donsol", seed=seed) for seed in range(30)]
     sizes: list[int] = []
-    original = sqlite_store._write_batch
+    original = connections.write_batch
 
     def counted(conn, batch):
         sizes.append(len(batch))
         return original(conn, batch)
 
-    monkeypatch.setattr(sqlite_store, "_write_batch", counted)
+    monkeypatch.setattr(connections, "write_batch", counted)
     # Each run gets two moves from the same board at once: one lands, one is stale.
     calls = [sqlite_core.runs.act(run.id, ALICE, 0, run.actions[i])
              for run in runs for i in (0, 1)]

@@ -100,16 +100,17 @@ def test_badly_named_migrations_and_unterminated_statements_are_refused(tmp_path
 
 async def test_connection_settings(db_path: Path) -> None:
     db = await Store.open(db_path)
+    names = ("journal_mode", "foreign_keys", "synchronous", "busy_timeout", "query_only")
+
+    def pragmas(tx) -> list[object]:
+        return [tx.db.conn.execute(f"PRAGMA {name}").fetchone()[0] for name in names]
+
     try:
-        pragmas = await db.read(
-            lambda tx: [
-                tx.conn.execute(f"PRAGMA {name}").fetchone()[0]
-                for name in ("journal_mode", "foreign_keys", "synchronous", "busy_timeout")
-            ]
-        )
+        read, written = await db.read(pragmas), await db.write(pragmas)
     finally:
         await db.close()
-    assert pragmas == ["wal", 1, 2, 5000]  # synchronous 2 = FULL
+    assert read == ["wal", 1, 2, 5000, 1]  # synchronous 2 = FULL; readers refuse writes
+    assert written == ["wal", 1, 2, 5000, 0]
     with pytest.raises(ValueError, match="synchronous"):
         await Store.open(db_path, synchronous="SOMETIMES")
 

@@ -12,7 +12,6 @@ import pytest
 
 from core import Core, NotYourRun, RunKind
 from core.errors import Refusal
-from store.postgres import PostgresTx
 from tests.core.conftest import BACKENDS, SECRET, Clock, Seeds
 from tests.core.test_act import play_out
 
@@ -21,11 +20,8 @@ ALICE, BOB, CAROL = 101, 202, 303
 
 @pytest.fixture(params=BACKENDS)
 def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    """Both backends; the PostgreSQL half runs once ``store/postgres.py`` has the series and
-    week queries (issue 12)."""
+    """Both backends, as everywhere in the core's tests."""
     if request.param == "postgresql":
-        if not hasattr(PostgresTx, "series_entries"):
-            pytest.skip("PostgreSQL half: store/postgres.py lacks the series queries yet")
         return request.getfixturevalue("pg_url")
     return tmp_path / "dungeon.sqlite3"
 

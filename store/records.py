@@ -1,0 +1,145 @@
+"""A player's record in one game: finished runs and wins, their best score, their streaks of
+daily days and their last days' dailies.
+
+The store knows no outcome words: the caller says which outcomes of the game are wins
+(``wins``, from the game's engine), and the store counts those.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Protocol
+
+from store.dialect import Db, Query
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """A player's finished runs of one game: counts, best and average."""
+
+    game: str
+    finished: int
+    wins: int
+    best_score: list[int] | None
+    best_text: str | None
+    average_points: float | None
+    dailies: int
+    hinted: int = 0
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A run of consecutive UTC days with a finished daily: first and last day, and length."""
+
+    first: str
+    last: str
+    length: int
+
+
+@dataclass(frozen=True)
+class DayMark:
+    """A finished daily of one day, for the last-14-days row."""
+
+    day: str
+    status: str
+    outcome: str | None
+    won: bool
+    score_text: str
+
+
+class Records(Protocol):
+    """The queries of a player's record. ``wins`` are the game's winning outcome words."""
+
+    def game_stats(self, owner_id: int, game: str, wins: Collection[str]) -> GameStats: ...
+    def streaks(self, owner_id: int, game: str) -> list[Streak]: ...
+    def daily_marks(
+        self, owner_id: int, game: str, since: str, wins: Collection[str]
+    ) -> list[DayMark]: ...
+
+
+# One line per outcome (a handful): the wins are added up from the outcomes the caller names.
+SELECT_GAME_STATS = Query.both("""
+    SELECT outcome, count(*) AS finished,
+           max(score_key) AS best_key,
+           sum(points) AS points,
+           sum(CASE WHEN kind = 'daily' THEN 1 ELSE 0 END) AS dailies,
+           sum(hinted) AS hinted
+    FROM runs
+    WHERE owner_id = {owner_id} AND game = {game} AND status <> 'playing'
+    GROUP BY outcome
+""")
+SELECT_BEST = Query.both("""
+    SELECT score, score_text FROM runs
+    WHERE owner_id = {owner_id} AND game = {game} AND status <> 'playing'
+      AND score_key = {key}
+    ORDER BY finished_at LIMIT 1
+""")
+
+
+def _streaks(day_number: str) -> str:
+    # Gaps and islands: consecutive days minus their row number are constant along a streak.
+    return f"""
+        WITH days AS (
+            SELECT DISTINCT day, {day_number} AS n FROM runs
+            WHERE kind = 'daily' AND owner_id = {{owner_id}} AND game = {{game}}
+              AND status <> 'playing'
+        ),
+        islands AS (SELECT day, n - row_number() OVER (ORDER BY n) AS island FROM days)
+        SELECT min(day) AS first, max(day) AS last, count(*) AS length
+        FROM islands GROUP BY island ORDER BY last DESC
+    """
+
+
+#: A day ("YYYY-MM-DD") as a number that goes up by one a day: each database's own words.
+SELECT_STREAKS = Query.each(
+    sqlite=_streaks("CAST(julianday(day) AS INTEGER)"),
+    postgresql=_streaks("(CAST(day AS DATE) - DATE '1970-01-01')"),
+)
+SELECT_DAILY_MARKS = Query.both("""
+    SELECT day, status, outcome, score_text FROM runs
+    WHERE kind = 'daily' AND owner_id = {owner_id} AND game = {game} AND status <> 'playing'
+      AND day >= {since}
+    ORDER BY day, variant
+""")
+
+
+class RecordsSql:
+    """:class:`Records` over a :class:`~store.dialect.Db`."""
+
+    db: Db
+
+    def game_stats(self, owner_id: int, game: str, wins: Collection[str]) -> GameStats:
+        params = {"owner_id": owner_id, "game": game}
+        rows = self.db.all(SELECT_GAME_STATS, params)
+        finished = sum(int(row["finished"]) for row in rows)
+        keys = [row["best_key"] for row in rows if row["best_key"] is not None]
+        best_score, best_text = None, None
+        if keys:
+            best = self.db.one(SELECT_BEST, {**params, "key": max(keys)})
+            assert best is not None
+            best_score, best_text = json.loads(best["score"]), best["score_text"]
+        points = sum(int(row["points"]) for row in rows)
+        return GameStats(
+            game=game, finished=finished,
+            wins=sum(int(row["finished"]) for row in rows if row["outcome"] in wins),
+            best_score=best_score, best_text=best_text,
+            average_points=points / finished if finished else None,
+            dailies=sum(int(row["dailies"]) for row in rows),
+            hinted=sum(int(row["hinted"]) for row in rows),
+        )
+
+    def streaks(self, owner_id: int, game: str) -> list[Streak]:
+        rows = self.db.all(SELECT_STREAKS, {"owner_id": owner_id, "game": game})
+        return [Streak(row["first"], row["last"], int(row["length"])) for row in rows]
+
+    def daily_marks(
+        self, owner_id: int, game: str, since: str, wins: Collection[str]
+    ) -> list[DayMark]:
+        params = {"owner_id": owner_id, "game": game, "since": since}
+        return [
+            DayMark(row["day"], row["status"], row["outcome"], row["outcome"] in wins,
+                    row["score_text"])
+            for row in self.db.all(SELECT_DAILY_MARKS, params)
+        ]
