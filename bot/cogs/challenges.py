@@ -31,7 +31,7 @@ from bot import metrics, replies, screens
 from bot.buttons import Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.cogs.daily import player_name
-from bot.cogs.play import play_cog
+from bot.cogs.play import play_cog, written
 from core import Refusal, Run, RunKind
 from core.challenges import Card, ChallengeClosed
 from core.checks import check_game, check_variant
@@ -217,10 +217,11 @@ class Challenges(commands.Cog):
             log.info("challenge %s: accepted by user %s, run %s", challenge_id, user.id, run.id)
             metrics.run_started(run.game, run.kind.value)
         notice = ACCEPTED if accepted.created else ALREADY
-        screen = screens.board(run, owner=user.display_name, notice=notice)
-        await self.play.present(interaction, screen, edit=False, ephemeral=True)
-        if accepted.created:
-            await self.refresh(await core.challenges.card(challenge_id))
+        async with written(run):
+            screen = screens.board(run, owner=user.display_name, notice=notice)
+            await self.play.present(interaction, screen, edit=False, ephemeral=True)
+            if accepted.created:
+                await self.refresh(await core.challenges.card(challenge_id))
 
     async def _close(self, interaction: discord.Interaction[Any], challenge_id: int) -> None:
         try:

@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot import challenge_screens as views
 from bot import metrics, replies, screens
 from bot.buttons import Click
-from bot.cogs.play import not_yours, play_cog
+from bot.cogs.play import not_yours, play_cog, written
 from core import NotYourRun, Refusal, Run, RunKind
 from core.series import LENGTHS
 
@@ -113,8 +113,9 @@ class Series(commands.Cog):
             log.info("series %s: run %d (run %s) dealt for user %s", series_id, after + 1,
                      run.id, interaction.user.id)
             metrics.run_started(run.game, run.kind.value)
-        screen = screens.board(run, owner=interaction.user.display_name)
-        await self.play.present(interaction, screen, edit=True)
+        async with written(run):
+            screen = screens.board(run, owner=interaction.user.display_name)
+            await self.play.present(interaction, screen, edit=True)
 
     async def _new(self, interaction: discord.Interaction[Any], length: int) -> None:
         try:
