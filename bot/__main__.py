@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_CONFIG
-    redact = logs.setup(settings.log_level, secrets=(settings.token, settings.daily_secret))
+    redact = logs.setup(settings.log_level, secrets=logs.secrets_of(settings))
     if settings.discord_api_base:
         point_discord_at(settings.discord_api_base)
     if args.command == "migrate":

@@ -9,6 +9,9 @@ posted before a restart keep working. Every id is ``dd.<kind>:<part>:<part>...``
 - other kinds belong to other features (leaderboard pages, replays, challenges), each
   registered with the router by the cog that answers it.
 
+Every id is read by :func:`bot.custom_ids.parse`, which checks every field of every kind; a
+click whose id fails a check never reaches a handler.
+
 ``version`` is the run's write count when the board was drawn: it only goes up, so a board
 that is out of date can never become live again. Ids of the first release
 (``dd:<run>:<move>:<action>``, ``ddc:<verb>:<run>:<arg>``) parse as ``legacy``: they are
@@ -25,7 +28,6 @@ instead of "This interaction failed".
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,54 +35,19 @@ from typing import Any
 import discord
 
 from bot import metrics, replies
+from bot.custom_ids import (  # noqa: F401 - read here by the cogs and tests
+    CONTROL,
+    CONTROLS,
+    CUSTOM_ID_MAX,
+    LEGACY,
+    MOVE,
+    Click,
+    parse,
+)
 
 log = logging.getLogger(__name__)
 
-CUSTOM_ID_MAX = 100
 GARBLED = "That button is damaged or not one of mine, so nothing was changed."
-
-_ID = re.compile(r"dd\.([a-z]{1,8}):(.*)", re.S)
-_LEGACY = re.compile(
-    r"dd:(?P<run>[0-9]{1,19}):[0-9]{1,9}:.*|ddc:[a-z]{1,12}:(?P<crun>[0-9]{1,19}):.*", re.S
-)
-_RUN = re.compile(r"[0-9]{1,19}")
-_VERSION = re.compile(r"[0-9]{1,9}")
-_ACTION = re.compile(r"[a-z]{1,20}(?: [0-9A-Za-z]{1,10}){0,4}")
-_ARG = re.compile(r"[0-9a-z_-]{0,40}")
-
-MOVE = "m"
-CONTROL = "c"
-LEGACY = "legacy"
-
-#: Control verbs and what their argument holds.
-CONTROLS: dict[str, str] = {
-    "undo": "",  # take back the last move (practice runs)
-    "resign": "",  # ask to confirm resigning
-    "confirm": "",  # resign for real
-    "board": "",  # back to the board (from the confirmation)
-    "resume": "",  # show an unfinished run's board
-    "abandon": "variant",  # resign the unfinished run and start anew in this variant
-    "again": "",  # a new practice run of the same game and variant
-    "show": "flag",  # bring a board back from /games ("p" = privately)
-    "hint": "",  # a suggested move, with why (practice runs)
-}
-
-
-@dataclass(frozen=True)
-class Click:
-    """One parsed click: its ``kind`` and the id's parts after it.
-
-    Moves and controls are parsed further: ``run_id``, ``version``, ``verb`` (the action of a
-    move, the verb of a control) and ``arg``. A malformed id has kind ``garbled``.
-    """
-
-    custom_id: str
-    kind: str
-    parts: tuple[str, ...] = ()
-    run_id: int | None = None
-    version: int | None = None
-    verb: str = ""
-    arg: str = ""
 
 
 def make_id(kind: str, *parts: object) -> str:
@@ -101,44 +68,6 @@ def control_id(verb: str, run_id: int, version: int, arg: str = "") -> str:
     if verb not in CONTROLS:
         raise ValueError(f"unknown control {verb!r}")
     return make_id(CONTROL, verb, run_id, version, arg)
-
-
-def parse(custom_id: str) -> Click:
-    """Read a custom id; anything malformed is ``garbled``."""
-    garbled = Click(custom_id, "garbled")
-    if len(custom_id) > CUSTOM_ID_MAX:
-        return garbled
-    if m := _ID.fullmatch(custom_id):
-        kind, rest = m.group(1), m.group(2)
-        if kind == MOVE:
-            return _move(custom_id, rest) or garbled
-        if kind == CONTROL:
-            return _control(custom_id, rest) or garbled
-        return Click(custom_id, kind, tuple(rest.split(":")))
-    if m := _LEGACY.fullmatch(custom_id):
-        return Click(custom_id, LEGACY, run_id=int(m["run"] or m["crun"]))
-    return garbled
-
-
-def _move(custom_id: str, rest: str) -> Click | None:
-    parts = rest.split(":")
-    if len(parts) != 3:
-        return None
-    run, version, action = parts
-    if not (_RUN.fullmatch(run) and _VERSION.fullmatch(version) and _ACTION.fullmatch(action)):
-        return None
-    return Click(custom_id, MOVE, tuple(parts), int(run), int(version), action)
-
-
-def _control(custom_id: str, rest: str) -> Click | None:
-    parts = rest.split(":")
-    if len(parts) != 4:
-        return None
-    verb, run, version, arg = parts
-    if not (verb in CONTROLS and _RUN.fullmatch(run) and _VERSION.fullmatch(version)
-            and _ARG.fullmatch(arg)):
-        return None
-    return Click(custom_id, CONTROL, tuple(parts), int(run), int(version), verb, arg)
 
 
 # ----- what is sent -------------------------------------------------------------------------

@@ -9,7 +9,8 @@ The picture is not drawn before the click is answered: the board is answered at 
 its embed pointing at ``attachment://table.png``, and the new picture replaces the old one in
 a second edit moments later (``edit_original_response``), so pictures add nothing to the time
 a click takes to answer. It is drawn in a worker process (``core.workers``), never in the
-bot's own, and that edit is skipped when the run has moved on in the meantime.
+bot's own, and that edit is skipped when the run has moved on in the meantime; the check and
+the edit are one step per run, so a newer board's picture always lands last.
 
 When more clicks come than the worker can draw for (a small machine with hundreds of players
 at once), boards go out without a picture until it has caught up (:meth:`Tables.has_room`):
@@ -20,11 +21,12 @@ pictures have taken over.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import io
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -91,6 +93,9 @@ class Tables:
         self.bot = bot
         self.max_in_flight = max_in_flight
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Per run, the lock held from the version check to the end of the edit, and how
+        #: many attaches want it (the entry goes when none does).
+        self._runs: dict[int, tuple[asyncio.Lock, int]] = {}
 
     def has_room(self) -> bool:
         """Whether a board answered now can have its picture; counts the ones that cannot."""
@@ -112,13 +117,30 @@ class Tables:
     ) -> None:
         try:
             file = discord.File(io.BytesIO(await self.png(run.table, last_action)), FILENAME)
-            if await self.bot.core.runs.version(run.id) != run.version:
-                return  # a later click drew a newer board; its own picture follows
-            await interaction.edit_original_response(attachments=[file])
+            # The check and the edit under one lock per run: otherwise an older picture
+            # checked before a newer board was drawn could land after that board's own.
+            async with self._turn(run.id):
+                if await self.bot.core.runs.version(run.id) != run.version:
+                    return  # a later click drew a newer board; its own picture follows
+                await interaction.edit_original_response(attachments=[file])
             metrics.picture("attached")
         except Exception:
             log.warning("run %s: the table picture could not be attached; the board stays "
                         "as text", run.id, exc_info=True)
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, run_id: int) -> AsyncIterator[None]:
+        lock, waiting = self._runs.get(run_id, (asyncio.Lock(), 0))
+        self._runs[run_id] = (lock, waiting + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, waiting = self._runs[run_id]
+            if waiting == 1:
+                del self._runs[run_id]
+            else:
+                self._runs[run_id] = (lock, waiting - 1)
 
     async def png(self, view: dict[str, Any], last_action: str | None) -> bytes:
         """The table's PNG: from the cache, or drawn in a worker process (drawing holds the

@@ -38,6 +38,8 @@ from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 
+from core.workers import LANES, Workers
+
 #: What a click can come to: done as asked (a move, undo, resign... the board edited), a
 #: board brought up to date (a click on an old copy, or on a finished run), a refusal shown to
 #: the player (not their run, an illegal move, a damaged id), or an unexpected error (answered
@@ -87,6 +89,12 @@ class Metrics:
         )
         for outcome in ("attached", "skipped"):
             self.pictures.labels(outcome)
+        self.worker_deaths = Counter(
+            "dungeon_deck_worker_deaths", "Worker processes found dead (a new one is started), "
+            "by lane", ["lane"], registry=r,
+        )
+        for lane in LANES:
+            self.worker_deaths.labels(lane)
         self.db_seconds = Histogram(
             "dungeon_deck_db_seconds", "Time of one database job (a transaction)",
             buckets=DB_BUCKETS, registry=r,
@@ -113,6 +121,13 @@ class Metrics:
 
     def picture(self, outcome: str) -> None:
         self.pictures.labels(outcome).inc()
+
+    def worker_died(self, lane: str) -> None:
+        self.worker_deaths.labels(lane).inc()
+
+    def watch_workers(self, workers: Workers) -> None:
+        """Count the deaths of ``workers``' processes, by lane."""
+        workers.on_death = self.worker_died
 
     def watch_gateway(self, latency: Callable[[], float]) -> None:
         """Read the gateway latency (seconds) from ``latency`` at each scrape; a value that is
@@ -209,6 +224,11 @@ def picture(outcome: str) -> None:
 def db_time(seconds: float) -> None:
     """One database job (a transaction, on the connection's thread) took ``seconds``."""
     METRICS.db_time(seconds)
+
+
+def watch_workers(workers: Workers) -> None:
+    """Count the deaths of ``workers``' processes; see :meth:`Metrics.watch_workers`."""
+    METRICS.watch_workers(workers)
 
 
 def time_store(store: Any, metrics: Metrics | None = None) -> None:

@@ -25,7 +25,22 @@ def new_error_id() -> str:
     return secrets.token_hex(3)
 
 
-def unexpected_text(error_id: str) -> str:
+class AfterWrite(Exception):
+    """An unexpected error after the click's write was committed (drawing the new board, a
+    follow-up): the player must not be told that nothing changed. The error is its cause."""
+
+    def __init__(self, run_id: int) -> None:
+        super().__init__(f"after the write to run {run_id}")
+        self.run_id = run_id
+
+
+def unexpected_text(error_id: str, *, written: bool = False) -> str:
+    if written:
+        return (
+            f"Something went wrong on my side (error id `{error_id}`), but only after your "
+            "click was carried out: it counts. Click the board again or use `/games` to "
+            "bring it back."
+        )
     return (
         f"Something went wrong on my side (error id `{error_id}`); nothing was changed. "
         "Please try again in a moment."
@@ -49,11 +64,15 @@ async def unexpected(
     run_id: int | None = None,
     context: str = "",
 ) -> str:
-    """Log ``error`` with a new error id and tell the user that id; returns the id.
+    """Log ``error`` with a new error id and tell the user that id; returns the id. An
+    :class:`AfterWrite` is logged as its cause, and the player told the write was made.
 
     Never raises: a failure to answer is logged too (the interaction may have expired).
     """
     error_id = new_error_id()
+    written = isinstance(error, AfterWrite)
+    if written and error.__cause__ is not None:
+        error = error.__cause__
     if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
         # Answered too late (Discord allows 3 s): nothing reaches the player any more, and a
         # traceback per late answer would only make an overloaded bot slower.
@@ -72,7 +91,7 @@ async def unexpected(
         exc_info=error,
     )
     try:
-        await notice(interaction, unexpected_text(error_id))
+        await notice(interaction, unexpected_text(error_id, written=written))
     except discord.HTTPException:
         log.exception("error %s: could not tell the user", error_id)
     return error_id

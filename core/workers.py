@@ -49,6 +49,9 @@ class Workers:
     def __init__(self) -> None:
         self._pools: dict[str, ProcessPoolExecutor] = {}
         self._closed = False
+        #: Worker processes found dead, by lane; and who is told of each (``bot.metrics``).
+        self.deaths: dict[str, int] = dict.fromkeys(LANES, 0)
+        self.on_death: Callable[[str], None] | None = None
 
     def _pool(self, lane: str) -> ProcessPoolExecutor:
         if lane not in LANES:
@@ -72,9 +75,14 @@ class Workers:
             return await loop.run_in_executor(pool, functools.partial(fn, *args))
         except BrokenProcessPool:
             # The process died (killed, out of memory): the next call starts a new one.
-            log.error("the %s worker process died; starting a new one on the next call", lane)
-            if self._pools.get(lane) is pool:
+            if self._pools.get(lane) is pool:  # one death, however many calls it broke
                 del self._pools[lane]
+                self.deaths[lane] += 1
+                codes = [p.exitcode for p in (getattr(pool, "_processes", None) or {}).values()]
+                log.error("the %s worker process died (exit codes %s); starting a new one on "
+                          "the next call", lane, codes)
+                if self.on_death is not None:
+                    self.on_death(lane)
             pool.shutdown(wait=False, cancel_futures=True)
             raise
 

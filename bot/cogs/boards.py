@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies, standings
-from bot.buttons import GARBLED, ButtonRows, Click
+from bot.buttons import ButtonRows, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from core import Refusal
 from core.checks import check_game, check_variant
@@ -95,26 +95,19 @@ class Boards(commands.Cog):
         )
 
     async def on_page(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        """A page button: ``dd.lb:<game>:<variant>:<day>:<s|g>:<guild>:<page>``."""
-        parts = click.parts
-        valid = (
-            len(parts) == 6 and parts[3] in ("s", "g") and parts[4].isdigit()
-            and parts[5].isdigit() and len(parts[5]) <= 6
-        )
-        if not valid:
-            log.info("refused: garbled board id %r from user %s", click.custom_id,
-                     interaction.user.id)
-            await replies.notice(interaction, GARBLED)
-            return
-        game, variant, day, scope, guild, page = parts
+        """A page button: ``dd.lb:<game>:<variant>:<day>:<s|g>:<guild>:<page>``, checked by
+        ``bot.custom_ids``. A server's board is always the server clicked in: the guild
+        written in the id is never used, so a forged id shows no other server's board."""
+        game, variant, day, scope, _, page = (str(f) for f in click.fields)
+        guild_id = interaction.guild_id if scope == "s" else None
         if day.startswith("w"):  # a week's board: w<Monday>
-            await self._week(interaction, game, variant, day[1:],
-                             int(guild) if scope == "s" else None, page=int(page), edit=True)
+            await self._week(interaction, game, variant, day[1:], guild_id, page=int(page),
+                             edit=True)
             return
         try:
             board = await self.bot.core.rankings.board(
-                game, variant, day, guild_id=int(guild) if scope == "s" else None,
-                page=int(page), viewer_id=interaction.user.id,
+                game, variant, day, guild_id=guild_id, page=int(page),
+                viewer_id=interaction.user.id,
             )
         except Refusal as exc:
             log.info("refused: board page %r from user %s: %s", click.custom_id,

@@ -28,10 +28,10 @@ from discord.ext import commands
 
 from bot import challenge_screens as views
 from bot import metrics, replies, screens
-from bot.buttons import GARBLED, Click
+from bot.buttons import Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.cogs.daily import player_name
-from bot.cogs.play import play_cog
+from bot.cogs.play import play_cog, written
 from core import Refusal, Run, RunKind
 from core.challenges import Card, ChallengeClosed
 from core.checks import check_game, check_variant
@@ -186,15 +186,9 @@ class Challenges(commands.Cog):
     # ----- clicks ----------------------------------------------------------------------------
 
     async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        """``dd.ch:acc:<challenge id>`` (Accept) and ``dd.ch:close:<challenge id>`` (Close)."""
-        parts = click.parts
-        if not (len(parts) == 2 and parts[0] in ("acc", "close") and parts[1].isdigit()
-                and len(parts[1]) <= 19):
-            log.info("refused: garbled challenge id %r from user %s", click.custom_id,
-                     interaction.user.id)
-            await replies.notice(interaction, GARBLED)
-            return
-        verb, challenge_id = parts[0], int(parts[1])
+        """``dd.ch:acc:<challenge id>`` (Accept) and ``dd.ch:close:<challenge id>`` (Close),
+        checked by ``bot.custom_ids``."""
+        verb, challenge_id = str(click.fields[0]), int(click.fields[1])
         if verb == "acc":
             await self._accept(interaction, challenge_id)
         else:
@@ -223,10 +217,11 @@ class Challenges(commands.Cog):
             log.info("challenge %s: accepted by user %s, run %s", challenge_id, user.id, run.id)
             metrics.run_started(run.game, run.kind.value)
         notice = ACCEPTED if accepted.created else ALREADY
-        screen = screens.board(run, owner=user.display_name, notice=notice)
-        await self.play.present(interaction, screen, edit=False, ephemeral=True)
-        if accepted.created:
-            await self.refresh(await core.challenges.card(challenge_id))
+        async with written(run):
+            screen = screens.board(run, owner=user.display_name, notice=notice)
+            await self.play.present(interaction, screen, edit=False, ephemeral=True)
+            if accepted.created:
+                await self.refresh(await core.challenges.card(challenge_id))
 
     async def _close(self, interaction: discord.Interaction[Any], challenge_id: int) -> None:
         try:

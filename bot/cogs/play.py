@@ -20,8 +20,9 @@ error id by the router's guard.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -140,8 +141,9 @@ class Play(commands.Cog):
                 run = await self.core.runs.act(
                     click.run_id, interaction.user.id, click.version, click.verb
                 )
-                await self.redraw(interaction, run, last_action=click.verb)
-                await self.after_write(interaction, run)
+                async with written(run):
+                    await self.redraw(interaction, run, last_action=click.verb)
+                    await self.after_write(interaction, run)
             elif click.kind == CONTROL:
                 await self._control(interaction, click)
             else:  # a button of the first release: always out of date
@@ -175,12 +177,15 @@ class Play(commands.Cog):
         runs = self.core.runs
         # Writes: the core checks owner and version in the transaction that writes.
         if verb == "undo":
-            await self.redraw(interaction, await runs.undo(click.run_id, user_id, version))
+            run = await runs.undo(click.run_id, user_id, version)
+            async with written(run):
+                await self.redraw(interaction, run)
             return
         if verb == "confirm":
             run = await runs.resign(click.run_id, user_id, version)
-            await self.redraw(interaction, run)
-            await self.after_write(interaction, run)
+            async with written(run):
+                await self.redraw(interaction, run)
+                await self.after_write(interaction, run)
             return
         if verb == "hint":
             await self.hint(interaction, click.run_id, version)
@@ -188,7 +193,9 @@ class Play(commands.Cog):
         if verb == "abandon":
             run = await runs.abandon(click.run_id, user_id, version, click.arg or None)
             _log_start(run, interaction)
-            await self.present(interaction, screens.board(run, owner=_name(interaction)), edit=True)
+            async with written(run):
+                await self.present(interaction, screens.board(run, owner=_name(interaction)),
+                                   edit=True)
             return
         # Reads: nothing is written, so a check here is enough.
         run = await runs.get(click.run_id)
@@ -227,7 +234,9 @@ class Play(commands.Cog):
         await interaction.response.defer()
         run, found = await hints.suggest(run_id, interaction.user.id, version)
         log.info("run %s: hint %r for user %s", run.id, found.action, interaction.user.id)
-        await self.redraw(interaction, run, screens.hint_notice(run, found.action, found.reason))
+        async with written(run):
+            await self.redraw(interaction, run,
+                              screens.hint_notice(run, found.action, found.reason))
 
     # ----- shared ----------------------------------------------------------------------------
 
@@ -320,6 +329,16 @@ class Play(commands.Cog):
         hook = self.finish_hooks.get(run.kind)
         if run.over and hook is not None:
             await hook(interaction, run)
+
+
+@contextlib.asynccontextmanager
+async def written(run: Run) -> AsyncIterator[None]:
+    """Around what follows a committed write (the new board, a follow-up): an unexpected
+    error there becomes :class:`replies.AfterWrite`, so the player is told the truth."""
+    try:
+        yield
+    except Exception as exc:
+        raise replies.AfterWrite(run.id) from exc
 
 
 def play_cog(bot: commands.Bot) -> Play | None:

@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot import replay_screens as views
 from bot import replies, screens
-from bot.buttons import GARBLED, Click, button
+from bot.buttons import Click, button
 from bot.cogs.play import play_cog
 from bot.standings import REPLAY, replay_open_id
 from core import Refusal, Run, RunKind, RunNotFound
@@ -96,15 +96,9 @@ class Replays(commands.Cog):
             await interaction.followup.send(NO_TURN.format(run=run_id), ephemeral=True)
 
     async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        """``dd.rp:<run>:<step>:<tag>``: show that step (``o``: open in a new message)."""
-        parts = click.parts
-        if not (len(parts) == 3 and parts[0].isdigit() and len(parts[0]) <= 19
-                and parts[1].isdigit() and len(parts[1]) <= 5 and parts[2] in views.TAGS):
-            log.info("refused: garbled replay id %r from user %s", click.custom_id,
-                     interaction.user.id)
-            await replies.notice(interaction, GARBLED)
-            return
-        run_id, number, tag = int(parts[0]), int(parts[1]), parts[2]
+        """``dd.rp:<run>:<step>:<tag>``: show that step (``o``: open in a new message),
+        checked by ``bot.custom_ids``."""
+        run_id, number, tag = int(click.fields[0]), int(click.fields[1]), str(click.fields[2])
         if tag == views.OPEN:
             await self.open(interaction, run_id, ephemeral=True)
             return

@@ -19,8 +19,8 @@ from discord.ext import commands
 
 from bot import challenge_screens as views
 from bot import metrics, replies, screens
-from bot.buttons import GARBLED, Click
-from bot.cogs.play import not_yours, play_cog
+from bot.buttons import Click
+from bot.cogs.play import not_yours, play_cog, written
 from core import NotYourRun, Refusal, Run, RunKind
 from core.series import LENGTHS
 
@@ -88,16 +88,13 @@ class Series(commands.Cog):
         await self.play.present(interaction, screen, edit=False, ephemeral=private)
 
     async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        parts = click.parts
-        digits = all(p.isdigit() and len(p) <= 19 for p in parts[1:])
-        if parts and parts[0] == "next" and len(parts) == 3 and digits:
-            await self._next(interaction, int(parts[1]), int(parts[2]))
-        elif parts and parts[0] == "new" and len(parts) == 2 and digits:
-            await self._new(interaction, int(parts[1]))
+        """``dd.se:next:<series id>:<run number>`` and ``dd.se:new:<length>``, checked by
+        ``bot.custom_ids``."""
+        verb, *numbers = click.fields
+        if verb == "next":
+            await self._next(interaction, int(numbers[0]), int(numbers[1]))
         else:
-            log.info("refused: garbled series id %r from user %s", click.custom_id,
-                     interaction.user.id)
-            await replies.notice(interaction, GARBLED)
+            await self._new(interaction, int(numbers[0]))
 
     async def _next(self, interaction: discord.Interaction[Any], series_id: int,
                     after: int) -> None:
@@ -116,8 +113,9 @@ class Series(commands.Cog):
             log.info("series %s: run %d (run %s) dealt for user %s", series_id, after + 1,
                      run.id, interaction.user.id)
             metrics.run_started(run.game, run.kind.value)
-        screen = screens.board(run, owner=interaction.user.display_name)
-        await self.play.present(interaction, screen, edit=True)
+        async with written(run):
+            screen = screens.board(run, owner=interaction.user.display_name)
+            await self.play.present(interaction, screen, edit=True)
 
     async def _new(self, interaction: discord.Interaction[Any], length: int) -> None:
         try:

@@ -180,6 +180,7 @@ class BotProcess:
             return
         metrics.watch_gateway(lambda: bot.latency)
         metrics.time_store(bot.core.store)
+        metrics.watch_workers(bot.core.workers)
         memory.settle()  # start-up is done: keep its objects out of every full collection
         await bot.connect(reconnect=True)
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
+from urllib.parse import unquote, urlsplit
 
 import aiohttp
 import discord
+
+from bot.config import Settings
 
 REDACTED = "[redacted]"
 
@@ -62,6 +65,29 @@ class Redact(logging.Filter):
         if record.stack_info:
             record.stack_info = self.scrub(record.stack_info)
         return True
+
+
+def url_passwords(*urls: str | None) -> list[str]:
+    """The password of each database URL, as written in it and percent-decoded (a driver's
+    message may quote either)."""
+    found: list[str] = []
+    for url in urls:
+        if not url:
+            continue
+        try:
+            password = urlsplit(url).password
+        except ValueError:  # a malformed URL: the config refuses it; nothing to redact
+            password = None
+        if password:
+            found += [password, unquote(password)]
+    return found
+
+
+def secrets_of(settings: Settings) -> list[str | None]:
+    """Everything in the settings a log must never show: the token, the daily secret, and the
+    passwords of ``DATABASE_URL`` and ``DATABASE_READ_URL``."""
+    return [settings.token, settings.daily_secret,
+            *url_passwords(settings.database_url, settings.database_read_url)]
 
 
 class OneLineNetworkErrors(logging.Filter):

@@ -100,3 +100,36 @@ def test_a_network_error_from_discord_py_is_one_line(monkeypatch):
                         "(ClientConnectionError: Cannot connect to host discord.com:443)")
     assert lines[1] == "Ignoring exception in on_interaction"
     assert lines[2] == "Traceback (most recent call last):", "a bug keeps its traceback"
+
+
+def test_the_database_passwords_are_redacted_as_written_and_decoded(monkeypatch):
+    from bot.config import Settings
+
+    settings = Settings.from_env({
+        "DATABASE_URL": "postgresql://dd:pa%40ss-9f2e@db.example:5432/dd",
+        "DATABASE_READ_URL": "postgresql://reader:r3ad-only-77@replica.example/dd",
+        "DISCORD_TOKEN": TOKEN,
+    })
+    root = logging.getLogger()
+    before = list(root.handlers), root.level
+    stream = io.StringIO()
+    monkeypatch.setattr("sys.stderr", stream)
+    logs.setup(logging.INFO, secrets=logs.secrets_of(settings))
+    handler = root.handlers[-1]
+    try:
+        log = logging.getLogger("bot.test")
+        log.info("connecting to %s", settings.database_url)
+        try:  # a driver quoting the decoded password in its message
+            raise ValueError("invalid connection option: password=pa@ss-9f2e")
+        except ValueError:
+            log.exception("the store could not open")
+        log.warning("replica %s is behind", settings.database_read_url)
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(before[1])
+    text = stream.getvalue()
+    for secret in ("pa%40ss-9f2e", "pa@ss-9f2e", "r3ad-only-77"):
+        assert secret not in text
+    assert "postgresql://dd:[redacted]@db.example:5432/dd" in text
+    assert "password=[redacted]" in text
+    assert "reader:[redacted]@replica.example" in text

@@ -183,3 +183,28 @@ async def test_a_timed_click_handler_records_each_click_with_the_outcome_it_decl
     assert answer.__name__ == "answer"
 
 
+
+
+async def test_a_killed_worker_is_counted_by_lane_in_metrics():
+    import os
+    import signal
+    from concurrent.futures.process import BrokenProcessPool
+
+    import pytest
+
+    from core.workers import PICTURES, Workers
+
+    m = Metrics()
+    workers = Workers()
+    m.watch_workers(workers)
+    try:
+        pid = await workers.run(PICTURES, os.getpid)
+        with pytest.raises(BrokenProcessPool):
+            await workers.run(PICTURES, os.kill, pid, signal.SIGKILL)
+        assert await workers.run(PICTURES, os.getpid) != pid  # a new one
+    finally:
+        workers.close()
+    text = m.exposition().decode()
+    assert 'dungeon_deck_worker_deaths_total{lane="pictures"} 1.0' in text
+    assert 'dungeon_deck_worker_deaths_total{lane="interactive"} 0.0' in text
+    assert workers.deaths == {"background": 0, "interactive": 0, "pictures": 1}

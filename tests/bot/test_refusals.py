@@ -144,7 +144,8 @@ async def test_a_value_error_from_a_renderer_is_a_bug_not_a_refusal(
     result = await world.click(world.alice, board, world.moves(board)[0]["custom_id"])
 
     assert result.ephemeral
-    assert result.response.content == replies.unexpected_text("abc123")
+    # The move was committed before the board was drawn: the message says so.
+    assert result.response.content == replies.unexpected_text("abc123", written=True)
     (record,) = error_logs
     assert record.levelno == logging.ERROR and "abc123" in record.getMessage()
     assert "a renderer bug" in str(record.exc_info[1])
@@ -172,3 +173,31 @@ async def test_an_answer_too_late_is_one_warning_without_traceback(caplog):
     (record,) = [r for r in caplog.records if r.name == "bot.replies"]
     assert record.levelno == logging.WARNING and record.exc_info is None
     assert "answered too late" in record.getMessage() and "run 1" in record.getMessage()
+
+
+async def test_an_error_after_the_move_was_made_says_the_move_counts(
+    world, error_logs, monkeypatch
+):
+    board = await world.play(world.alice, "donsol")
+    (run,) = await world.core.runs.unfinished(world.alice.id)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the board could not be drawn")
+
+    monkeypatch.setattr(screens, "board", broken)  # the move is committed, then this fails
+    monkeypatch.setattr(replies, "new_error_id", lambda: "d1ce00")
+    result = await world.click(world.alice, board, world.moves(board)[0]["custom_id"])
+
+    assert result.ephemeral
+    text = result.response.content
+    assert text == replies.unexpected_text("d1ce00", written=True)
+    assert "nothing was changed" not in text
+    assert "d1ce00" in text and "it counts" in text and "`/games`" in text
+    monkeypatch.undo()
+    assert len(await world.core.runs.moves(run.id)) == 1
+    (record,) = error_logs
+    assert "the board could not be drawn" in str(record.exc_info[1])
+    assert "d1ce00" in record.getMessage() and f"run {run.id}" in record.getMessage()
+    error_logs.clear()
+    again = await world.slash(world.alice, "games")
+    assert f"#{run.id}" in again.response.content

@@ -178,6 +178,44 @@ def test_forged_and_near_miss_custom_ids_change_nothing(live_bot, world, data):
         assert ids <= world.legal, game
 
 
+#: One of every kind of button the bot sends, ``{n}`` standing for one of its numbers
+#: (leaderboard pages, replays, challenges, series, controls, moves, the first release's).
+EVERY_KIND = (
+    "dd.lb:donsol:normal:2026-01-01:s:{n}:0", "dd.lb:tomb:normal:w2026-11-30:g:0:{n}",
+    "dd.rp:{n}:0:o", "dd.rp:1:{n}:n", "dd.ch:acc:{n}", "dd.ch:close:{n}",
+    "dd.se:next:{n}:1", "dd.se:next:1:{n}", "dd.se:new:{n}", "dd.c:undo:{n}:0:",
+    "dd.c:show:{n}:0:p", "dd.c:abandon:1:{n}:hard", "dd.m:{n}:0:escape", "dd:{n}:0:escape",
+    "ddc:undo:{n}:0",
+)
+#: Numbers no button carries: other scripts' digits (``str.isdigit`` accepts them), past a
+#: 64-bit column, signed, spaced, empty.
+bad_numbers = st.one_of(
+    st.text(st.characters(categories=("Nd", "No")).filter(lambda c: not "0" <= c <= "9"),
+            min_size=1, max_size=3).flatmap(
+        lambda odd: st.sampled_from(["", "1", "12"]).map(lambda d: d + odd)),
+    st.integers(2**63, 10**19 - 1).map(str),
+    st.integers(-(10**19), -1).map(str),
+    st.sampled_from(["", " 1", "1 ", "+1", "0x1", "1e3", "1_000", "９"]),
+)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_forged_ids_of_every_kind_of_button_change_nothing(live_bot, world, data):
+    discord = live_bot.discord
+    template = data.draw(st.sampled_from(EVERY_KIND), label="kind")
+    custom_id = template.format(n=data.draw(bad_numbers, label="number"))
+    user = data.draw(st.sampled_from([ALICE, BOB]), label="user")
+    board = data.draw(st.sampled_from([*world.boards.values(), world.finished]), label="board")
+
+    record = live_bot.send(lambda: discord.click(user, board, custom_id), 1.0)
+
+    check_answer(live_bot, world, record)
+    assert live_bot.answered(record), custom_id
+    assert "damaged" in record.text, (custom_id, record.text)
+
+
 VALUES = {
     p.OPTION_STRING: lambda choices: st.one_of(
         nasty_text, long_text, st.sampled_from([*choices, *GAMES, "", " "]),
