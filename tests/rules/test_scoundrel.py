@@ -1,4 +1,4 @@
-"""Scoundrel: the spec's worked examples S1–S7 and E1–E11, refusals, and random play."""
+"""Scoundrel: the worked examples S1–S7 and E1–E11, refusals, random play, the solver."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ from rules.scoundrel.engine import (
     VALUE,
     monster_value_left,
 )
+from rules.scoundrel.solver import ScoundrelStrategy
+from rules.solver import search as search_module
+from rules.solver.search import Search
 
 G = SCOUNDREL
 
@@ -434,3 +437,83 @@ def test_a_dump_of_another_engine_is_refused() -> None:
     data["engine"] = "donsol/1"
     with pytest.raises(ValueError):
         G.load(data)
+
+
+# ----- the solver --------------------------------------------------------------------------
+
+
+def brute_force(s: ScoundrelState, memo: dict | None = None) -> tuple[int, ...]:
+    """The best final score from ``s``, by trying every line."""
+    memo = {} if memo is None else memo
+    if s.outcome is not None:
+        return tuple(G.score(s))
+    key = replace(s, events=(), moves=0)
+    if key not in memo:
+        memo[key] = max(brute_force(G.apply(s, a), memo) for a in G.actions(s))
+    return memo[key]
+
+
+def small_positions(count: int, seed: int) -> list[ScoundrelState]:
+    """Late-game positions: 5 to 8 random cards, a random HP, weapon and room state."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        cards = rng.sample(SCOUNDREL_DECK, rng.randint(5, 8))
+        weapons = [c for c in SCOUNDREL_DECK if ROLE[c] == "weapon" and c not in cards]
+        monsters = [c for c in SCOUNDREL_DECK if ROLE[c] == "monster" and c not in cards]
+        weapon = rng.choice([None, *weapons])
+        slain = (rng.choice(monsters),) if weapon and rng.random() < 0.5 else ()
+        out.append(
+            at(
+                cards[:4], cards[4:], hp=rng.randint(1, 20), weapon=weapon, slain=slain,
+                avoided_last=rng.random() < 0.3, potions_taken=int(rng.random() < 0.3),
+            )
+        )
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_solver_matches_exhaustive_search(seed: int) -> None:
+    strategy = ScoundrelStrategy()
+    for s in small_positions(15, seed):
+        found = Search(G, strategy, budget_nodes=200_000).run(s)
+        assert found.exact
+        assert found.score == brute_force(s)
+        assert strategy.bound(s) >= found.score
+        assert tuple(G.score(play(s, *found.actions))) == found.score
+
+
+def test_the_bound_never_falls_below_the_best_line() -> None:
+    strategy = ScoundrelStrategy()
+    for s in small_positions(40, 99):
+        best = brute_force(s)
+        assert strategy.bound(s) >= best
+        for _, child in strategy.children(s):
+            assert strategy.bound(child) >= brute_force(child)
+
+
+def test_a_whole_deal_is_solved_to_a_win_with_the_bonus() -> None:
+    found = Search(G, ScoundrelStrategy(), budget_nodes=400_000).run(G.new(5893448777124979737))
+    assert found.exact and found.score == (30,)
+    end = play(G.new(5893448777124979737), *found.actions)
+    assert end.outcome == "won" and G.score(end) == [30]
+
+
+def test_the_search_remembers_negative_bounds_exactly() -> None:
+    # The weapon last slew a 2: neither monster may meet it, and either kills. The bound
+    # lets the weapon block them and says 0; the table must still learn -20, not the
+    # "nothing found" mark, which once was (-1,) and hid every score below it.
+    s = at(["KS", "QS"], [], hp=5, weapon="10D", slain=("2C",))
+    strategy = ScoundrelStrategy()
+    assert strategy.bound(s) == (0,)
+    search = Search(G, strategy, budget_nodes=10_000)
+    found = search.run(s)
+    assert found.exact and found.score == (-20,) == brute_force(s)
+    assert search.table[strategy.key(s)] == [(strategy.strength(s), (-20,))]
+    assert search_module._NOTHING < (-188,)
+
+
+def test_the_solver_reads_its_bound_as_words() -> None:
+    strategy = ScoundrelStrategy()
+    assert strategy.bound_text((17,)) == "at least a win with 17 points"
+    assert strategy.bound_text((-40,)) == "at least -40"
