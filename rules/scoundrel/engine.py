@@ -65,6 +65,9 @@ class ScoundrelState:
     potions_taken: int = 0  # potions taken in this room: only the first heals
     avoided_last: bool = False
     last_card: str | None = None
+    #: How many cards at the bottom of the dungeon the player has seen go there (avoided
+    #: rooms, in a known order): hints keep those in place and shuffle only the rest.
+    known_under: int = 0
     moves: int = 0
     outcome: str | None = None  # None, "won" or "dead"
     events: tuple[str, ...] = ()  # what the last action did, in sentences
@@ -279,6 +282,7 @@ class Scoundrel(Game[ScoundrelState]):
         moves = s.moves + 1
         dungeon = s.dungeon
         avoided = s.avoided_last
+        known = s.known_under
         outcome = None
         events: tuple[str, ...]
         if hp <= 0:
@@ -290,6 +294,8 @@ class Scoundrel(Game[ScoundrelState]):
         elif dungeon and len(room) <= 1:
             need = ROOM_SIZE - len(room)
             room, dungeon = (*room, *dungeon[:need]), dungeon[need:]
+            if known > len(dungeon):
+                known = len(dungeon)
             taken = potions = 0
             avoided = False
             events = (event, f"The room is done. The next room: {show(room)}.")
@@ -297,19 +303,20 @@ class Scoundrel(Game[ScoundrelState]):
             events = (event,)
         return ScoundrelState(
             state.variant, state.seed, state.stream, dungeon, room, hp, weapon, slain,
-            discarded, taken, potions, avoided, card, moves, outcome, events,
+            discarded, taken, potions, avoided, card, known, moves, outcome, events,
         )
 
     def _avoid(self, s: ScoundrelState) -> ScoundrelState:
         pile = (*s.dungeon, *s.room)
         room, dungeon = pile[:ROOM_SIZE], pile[ROOM_SIZE:]
+        known = min(s.known_under + ROOM_SIZE, len(dungeon))
         events = (
             "You avoid the room: its four cards go under the dungeon.",
             f"The next room: {show(room)}.",
         )
         return ScoundrelState(
             s.variant, s.seed, s.stream, dungeon, room, s.hp, s.weapon, s.slain, s.discarded,
-            0, 0, True, s.last_card, s.moves + 1, None, events,
+            0, 0, True, s.last_card, known, s.moves + 1, None, events,
         )
 
     # ----- the score -----------------------------------------------------------------------

@@ -19,6 +19,8 @@ from rules.scoundrel.engine import (
     VALUE,
     monster_value_left,
 )
+from rules.scoundrel.hints import ScoundrelHints
+from rules.scoundrel.recap import LEGEND, RESIGNED, ScoundrelRooms
 from rules.scoundrel.solver import ScoundrelStrategy
 from rules.solver import search as search_module
 from rules.solver.search import Search
@@ -517,3 +519,103 @@ def test_the_solver_reads_its_bound_as_words() -> None:
     strategy = ScoundrelStrategy()
     assert strategy.bound_text((17,)) == "at least a win with 17 points"
     assert strategy.bound_text((-40,)) == "at least -40"
+
+
+# ----- hints ---------------------------------------------------------------------------
+
+
+def test_a_world_shuffles_only_what_the_player_has_not_seen() -> None:
+    hints = ScoundrelHints()
+    s = play(G.new(14), "avoid")
+    assert s.known_under == 4
+    world = hints.sample_world(s, random.Random(3))
+    assert world.room == s.room and world.dungeon[-4:] == ("4C", "10C", "KS", "KC")
+    assert sorted(world.dungeon) == sorted(s.dungeon) and world.dungeon != s.dungeon
+    # The hidden order is never read: two deals alike but for it give the same world.
+    other = replace(s, dungeon=(*reversed(s.dungeon[:-4]), *s.dungeon[-4:]))
+    assert hints.sample_world(other, random.Random(3)) == world
+
+
+def test_the_seen_bottom_shrinks_as_the_dungeon_is_dealt() -> None:
+    s = play(at(["2C", "3C", "4C", "5C"], ["6C", "7C"]), "avoid")
+    assert s.dungeon == ("4C", "5C") and s.known_under == 2
+    s = play(s, "fist 6C", "fist 7C", "fist 2C")
+    assert s.dungeon == () and s.known_under == 0
+
+
+def test_the_utility_sorts_like_the_score() -> None:
+    hints = ScoundrelHints()
+    scores = [[-188], [-40], [-3], [0], [1], [17], [30]]
+    assert sorted(scores, key=hints.utility) == scores
+
+
+def test_reasons_are_true_of_the_move() -> None:
+    hints = ScoundrelHints()
+    s = dealt(["5C", "7D", "9H", "2S"])
+    assert hints.reason(s, "take 7D", s) == "equip 7♦: a weapon for the monsters ahead"
+    assert hints.reason(s, "fist 5C", s) == "fist 5♣: 5 damage, with no weapon to take it on"
+    assert "nothing to heal at 20 HP" in hints.reason(s, "take 9H", s)
+    assert hints.reason(s, "avoid", s) == (
+        "avoid: its cards wait under the dungeon for a better moment"
+    )
+    costly = dealt(["5C", "KC", "QS", "2S"])
+    assert hints.reason(costly, "avoid", costly) == (
+        "avoid: facing this room costs at least 19 HP"
+    )
+    weak = replace(costly, hp=10)
+    assert hints.reason(weak, "avoid", weak) == (
+        "avoid: facing this room would kill you (10 HP left)"
+    )
+    armed = play(s, "take 7D", "fight 2S")
+    assert hints.reason(armed, "fist 5C", armed) == "fist 5♣: your 7♦ cannot slay it (5 > 2)"
+    s = play(dealt(["KC", "3D", "8H", "QS"]), "take 3D")
+    assert hints.reason(s, "fight KC", s) == "fight K♣ with 3♦: 10 damage instead of 13"
+    dying = at(["QS"], [], hp=5)
+    assert hints.reason(dying, "fist QS", dying).endswith(", and you fall")
+    last = at(["6H", "10H"], [], hp=10, potions_taken=1, taken=1)
+    assert hints.reason(last, "take 6H", last).startswith("drink 6♥: it heals nothing")
+
+
+# ----- the result line's rooms -----------------------------------------------------------
+
+
+def tally(deal: int, moves: list[str]) -> list[str]:
+    rooms = ScoundrelRooms()
+    s = G.new(deal)
+    before = G.view(s)
+    for action in moves:
+        s = G.apply(s, action)
+        after = G.view(s)
+        rooms.step(before, action, after)
+        before = after
+    return rooms.finish()
+
+
+def test_the_rooms_of_the_worked_examples() -> None:
+    assert tally(14, ["avoid", "take 9D", "fight 8S", "take 7H"]) == ["🏃", "🛡️"]
+    assert tally(6, ["fist 4C", "take 9H", "take 2H", "fist 4S", "fist 3S", "fist JC",
+                     "fist 8S"]) == ["🟥", "🟥", "💀"]
+    assert tally(7924, S6)[-1] == "💚" and len(tally(7924, S6)) == 15
+    assert tally(2, ["take 7D"]) == [RESIGNED]
+    assert tally(2, []) == []
+
+
+def test_random_runs_give_one_symbol_per_room_and_name_no_card() -> None:
+    symbols = {symbol for symbol, _ in LEGEND}
+    rng = random.Random(5)
+    for deal, moves in random_games(80, seed=13):
+        cut = rng.randint(0, len(moves))
+        row = tally(deal, moves[:cut])
+        s = play(G.new(deal), *moves[:cut])
+        rooms = sum(1 for a in moves[:cut] if a == "avoid")
+        replayed = G.new(deal)
+        for action in moves[:cut]:
+            nxt = G.apply(replayed, action)
+            rooms += action != "avoid" and len(nxt.dungeon) < len(replayed.dungeon)
+            replayed = nxt
+        rooms += s.outcome is not None or (cut > 0 and s.taken > 0)
+        assert len(row) == rooms
+        assert set(row) <= symbols
+        assert (row[-1:] == [RESIGNED]) == (s.outcome is None and s.taken > 0)
+        for code in SCOUNDREL_DECK:
+            assert code not in "".join(row)
