@@ -619,3 +619,17 @@ def test_random_runs_give_one_symbol_per_room_and_name_no_card() -> None:
         assert (row[-1:] == [RESIGNED]) == (s.outcome is None and s.taken > 0)
         for code in SCOUNDREL_DECK:
             assert code not in "".join(row)
+
+
+# ----- the rules text ----------------------------------------------------------------------
+
+
+def test_the_rules_text_fits_an_embed_and_opens_the_docs_page() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "rules" / "scoundrel" / "rules.md").read_text(encoding="utf-8")
+    page = (root / "docs" / "games" / "scoundrel.md").read_text(encoding="utf-8")
+    assert len(text) < 4096 and text.startswith(f"# {G.title}\n")
+    assert all(f"**{variant}**" in text for variant in G.variants)
+    assert page.startswith(text + "\n<!-- end of the rules text")
