@@ -633,3 +633,19 @@ def test_the_rules_text_fits_an_embed_and_opens_the_docs_page() -> None:
     assert len(text) < 4096 and text.startswith(f"# {G.title}\n")
     assert all(f"**{variant}**" in text for variant in G.variants)
     assert page.startswith(text + "\n<!-- end of the rules text")
+
+
+def test_the_view_holds_every_key_of_the_contract_and_the_game() -> None:
+    view = G.view(G.new(0))
+    keys = {
+        "game", "variant", "seed", "moves", "over", "won", "outcome", "score", "score_text",
+        "prompt", "events", "hp", "weapon", "weapon_last", "slain", "room", "dungeon",
+        "discarded", "taken", "potions_taken", "avoided_last", "can_avoid", "avoid_reason",
+        "last_card", "monster_value_left",
+    }
+    assert keys <= set(view)
+    assert (view["game"], view["variant"], view["score_text"]) == (
+        "scoundrel", "standard", "20 HP, 208 in monsters left",
+    )
+    assert G.outcomes == {"won": "win", "dead": "loss"}
+    assert "Scoundrel" in G.text(G.new(0)) and "10♥" in G.text(G.new(0))
