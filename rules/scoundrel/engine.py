@@ -46,6 +46,7 @@ _PARSED: dict[str, tuple[str, str]] = {
     for a in table.values()
 }
 AVOID = "avoid"
+_SHOWN = {c: display(c) for c in SCOUNDREL_DECK}
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,22 +249,22 @@ class Scoundrel(Game[ScoundrelState]):
             if weapon is not None:
                 discarded += 1 + len(slain)
                 event = (
-                    f"You drop {display(weapon)} and equip {display(card)} ({worth}), fresh."
+                    f"You drop {_SHOWN[weapon]} and equip {_SHOWN[card]} ({worth}), fresh."
                 )
             else:
-                event = f"You equip {display(card)} ({worth})."
+                event = f"You equip {_SHOWN[card]} ({worth})."
             weapon, slain = card, ()
         elif verb == "take":
             discarded += 1
             if potions:
-                event = f"You drink {display(card)}: a second potion in one room heals nothing."
+                event = f"You drink {_SHOWN[card]}: a second potion in one room heals nothing."
             else:
                 healed = min(MAX_HP, hp + worth) - hp
                 hp += healed
                 event = (
-                    f"You drink {display(card)} and heal {healed} HP."
+                    f"You drink {_SHOWN[card]} and heal {healed} HP."
                     if healed
-                    else f"You drink {display(card)} at full health: it heals nothing."
+                    else f"You drink {_SHOWN[card]} at full health: it heals nothing."
                 )
             potions += 1
         elif verb == "fight":
@@ -271,13 +272,13 @@ class Scoundrel(Game[ScoundrelState]):
             hp -= damage
             slain = (*slain, card)
             event = (
-                f"You slay {display(card)} ({worth}) with {display(weapon)}"  # type: ignore[arg-type]
+                f"You slay {_SHOWN[card]} ({worth}) with {_SHOWN[weapon]}"  # type: ignore[index]
                 f" and take {damage} damage."
             )
         else:
             hp -= worth
             discarded += 1
-            event = f"You fight {display(card)} barehanded and take {worth} damage."
+            event = f"You fight {_SHOWN[card]} barehanded and take {worth} damage."
         taken = s.taken + 1
         moves = s.moves + 1
         dungeon = s.dungeon
