@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 Score = tuple[int, ...]
-_NOTHING: Score = (-1,)  # below every score: all scores are lists of non-negative ints
+_NOTHING: Score = ()  # below every score, negative ones included: () sorts before any tuple
 _CLOCK_EVERY = 256  # nodes between two looks at the clock
 TABLE_LIMIT = 3_000_000  # entries; beyond it the table starts over (memory, not correctness)
 _ENTRIES_PER_KEY = 12  # with dominance: the strengths remembered for one key

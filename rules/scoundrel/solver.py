@@ -1,0 +1,146 @@
+"""What the Scoundrel solver knows beyond the rules: the key, a bound and a move order.
+
+- Key: the dungeon (in order), the room (in order only while it may be avoided: otherwise
+  what is left of it is dealt on in a fixed way whatever its order), the weapon's value and
+  whether the room may be avoided. HP, the weapon's last slain monster (a fresh weapon counts
+  as above every monster) and whether this room's potion is still unused are the state's
+  strength: a state at least as strong in all three, the rest equal, does at least as well
+  (every move stays legal and no card does more harm), so a bound proven for it holds for
+  the weaker one.
+- Bound: an order-free relaxation. Every monster left meets the strongest weapon still to
+  come (or the one in hand), with no rule after a kill; every potion left in the dungeon
+  heals in full, and of the room's, the one it may still heal and the one it may carry on.
+  The score only rises by what a weapon blocks and what a potion heals, so the final score is
+  at most the score now plus all of that. A win ends at most at
+  ``min(20, hp + healing − damage)`` HP, plus the largest potion left as the bonus when that
+  reaches 20; a death scores at most 0.
+- Order: the move that leaves the most HP and the most weapon for later first; a dying move
+  last, an avoid after every card of the room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from rules.scoundrel.engine import (
+    MAX_HP,
+    MONSTER,
+    POTION,
+    ROLE,
+    ROOM_SIZE,
+    SCOUNDREL,
+    SCOUNDREL_DECK,
+    VALUE,
+    WEAPON,
+    ScoundrelState,
+)
+from rules.solver.search import Score
+
+_FRESH = 99  # a fresh weapon's "last slain": above every monster
+_MONSTER_VALUE = {c: (VALUE[c] if ROLE[c] == MONSTER else 0) for c in SCOUNDREL_DECK}
+_POTION_VALUE = {c: (VALUE[c] if ROLE[c] == POTION else 0) for c in SCOUNDREL_DECK}
+_WEAPON_VALUE = {c: (VALUE[c] if ROLE[c] == WEAPON else 0) for c in SCOUNDREL_DECK}
+_AVOID_PENALTY = 6.0  # an avoid gives the room's good cards up for now: try it after the takes
+_DEATH = -1000.0
+
+
+def _capacity(s: ScoundrelState) -> float:
+    """Roughly how much the weapon can still block: its value, less once it has slain a
+    small monster (it then only meets monsters that small)."""
+    if s.weapon is None:
+        return 0.0
+    worth = VALUE[s.weapon]
+    if s.slain:
+        worth = min(worth, VALUE[s.slain[-1]])
+    return worth / 2
+
+
+def can_avoid(s: ScoundrelState) -> bool:
+    """Whether ``avoid`` is legal (the engine's rule 6, read from the state)."""
+    return s.outcome is None and len(s.room) == ROOM_SIZE and not s.taken and not s.avoided_last
+
+
+class ScoundrelStrategy:
+    """The solver's knowledge of Scoundrel, for :class:`rules.solver.search.Search`."""
+
+    game = SCOUNDREL
+
+    def key(self, s: ScoundrelState) -> Hashable:
+        weapon = VALUE[s.weapon] if s.weapon is not None else 0
+        avoidable = can_avoid(s)
+        room = s.room if avoidable else frozenset(s.room)
+        return (s.dungeon, room, weapon, avoidable)
+
+    def strength(self, s: ScoundrelState) -> tuple[int, int, int]:
+        last = VALUE[s.slain[-1]] if s.slain else _FRESH
+        return (s.hp, last, 0 if s.potions_taken else 1)
+
+    def bound(self, s: ScoundrelState) -> Score:
+        if s.outcome is not None:
+            return tuple(SCOUNDREL.score(s))
+        strongest = VALUE[s.weapon] if s.weapon is not None else 0
+        healing = top_potion = left = damage = 0
+        for cards in (s.room, s.dungeon):
+            for c in cards:
+                w = _WEAPON_VALUE[c]
+                if w > strongest:
+                    strongest = w
+        room_potions = []
+        for c in s.room:
+            m = _MONSTER_VALUE[c]
+            if m:
+                left += m
+                if m > strongest:
+                    damage += m - strongest
+            elif _POTION_VALUE[c]:
+                room_potions.append(_POTION_VALUE[c])
+        if room_potions:
+            top_potion = max(room_potions)
+            if can_avoid(s):
+                healing = sum(room_potions)
+            else:
+                # Taken here, only the room's first potion heals; one more may be carried
+                # into the next room, if there is one.
+                allowed = (0 if s.potions_taken else 1) + (1 if s.dungeon else 0)
+                healing = sum(sorted(room_potions, reverse=True)[:allowed])
+        for c in s.dungeon:
+            m = _MONSTER_VALUE[c]
+            if m:
+                left += m
+                if m > strongest:
+                    damage += m - strongest
+            else:
+                p = _POTION_VALUE[c]
+                healing += p
+                if p > top_potion:
+                    top_potion = p
+        end_hp = s.hp + healing - damage
+        if end_hp >= MAX_HP:
+            return (MAX_HP + top_potion,)
+        if end_hp >= 1:
+            return (end_hp,)
+        # No win: a death, at best with everything blocked and healed before it.
+        return (min(0, s.hp - left + (left - damage) + healing),)
+
+    def children(self, s: ScoundrelState) -> list[tuple[str, ScoundrelState]]:
+        ranked: list[tuple[float, int, str, ScoundrelState]] = []
+        for i, action in enumerate(SCOUNDREL.actions(s)):
+            child = SCOUNDREL._apply(s, action)
+            if action == "avoid":
+                rank = s.hp + _capacity(s) - _AVOID_PENALTY
+            elif child.outcome == "dead":
+                rank = _DEATH + child.hp
+            else:
+                rank = child.hp + _capacity(child)
+                if child.outcome == "won":
+                    rank += 100 + SCOUNDREL.score(child)[0]
+            ranked.append((-rank, i, action, child))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [(action, child) for _, _, action, child in ranked]
+
+    def bound_text(self, score: Score) -> str:
+        """The found score as a lower bound, in words."""
+        (points,) = score
+        if points >= 1:
+            return f"at least a win with {points} points"
+        return f"at least {points}"
