@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rules import clear, donsol, tomb
+from rules import clear, donsol, scoundrel, tomb
 from rules.engine import Game, IllegalAction
 from rules.engine import replay as _replay
 from rules.plugin import GamePlugin
@@ -25,6 +25,7 @@ PLUGINS: tuple[GamePlugin, ...] = (
     donsol.PLUGIN,
     tomb.PLUGIN,
     clear.PLUGIN,
+    scoundrel.PLUGIN,
 )
 
 GAMES: dict[str, Game[Any]] = {p.key: p.engine for p in PLUGINS}

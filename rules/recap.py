@@ -40,6 +40,45 @@ class Tally:
         return self.symbols
 
 
+DIED = "💀"
+LEFT = "🏃"
+HURT = "🟥"
+HEALED = "💚"
+UNHARMED = "🛡️"
+
+
+class Rooms(Tally):
+    """One symbol per room, for games of rooms and hit points (Donsol, Scoundrel): 💀 the run
+    ended in this room without a win; 🏃 left it by the game's ``leave`` action (escape,
+    avoid), whatever was taken before; 🟥 took damage; 💚 healed and took no damage; 🛡️
+    neither. A room ends when it is left, when the engine deals the next one (the view's
+    ``dungeon`` shrinks) or with the game; the view's ``hp`` going down or up is damage or
+    healing."""
+
+    #: The action that leaves a room whole.
+    leave: str = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hurt = self.healed = False
+
+    def step(self, before: dict[str, Any], action: str, after: dict[str, Any]) -> None:
+        self.open = True
+        change = after["hp"] - before["hp"]
+        self.hurt |= change < 0
+        self.healed |= change > 0
+        if after["over"] and not after["won"]:
+            self.close(DIED)
+        elif action == self.leave:
+            self.close(LEFT)
+        elif after["over"] or after["dungeon"] < before["dungeon"]:
+            self.close(HURT if self.hurt else HEALED if self.healed else UNHARMED)
+
+    def close(self, symbol: str) -> None:
+        super().close(symbol)
+        self.hurt = self.healed = False
+
+
 @dataclass(frozen=True)
 class Recap:
     """A game's result-line knowledge: its tally, its legend and how each outcome opens the

@@ -54,9 +54,9 @@ WORKERS = 8
 INTERVAL = 60.0
 EMBED_COLOUR = discord.Colour.dark_gold()
 FIELD_LIMIT = 1024
-#: A podium's field is kept shorter, so five of them and the deals stay inside Discord's
-#: 6,000 characters an embed.
-PODIUM_LIMIT = 850
+#: Discord's limit for a whole embed: the podiums share what the title, description, deals,
+#: field names and footer leave, however many games and variants there are.
+EMBED_LIMIT = 6000
 NAME_LIMIT = 32
 NEEDED = ("view_channel", "send_messages", "embed_links")
 
@@ -244,14 +244,14 @@ def post_embed(post: DailyPost) -> discord.Embed:
     )
     embed.add_field(name="Today's deals", value=_fit(list(map(deal_line, post.deals)), "",
                                                      FIELD_LIMIT), inline=False)
-    for podium in post.podiums:
-        embed.add_field(
-            name=f"{podium.title} #{podium.number} ({podium.variant}): final top three",
-            value=podium_text(podium), inline=False,
-        )
-    if post.podiums:
-        day = post.podiums[0].day
-        embed.set_footer(text=f"Check a deal: /verify game:<game> day:{day}")
+    if not post.podiums:
+        return embed
+    embed.set_footer(text=f"Check a deal: /verify game:<game> day:{post.podiums[0].day}")
+    names = [f"{p.title} #{p.number} ({p.variant}): final top three" for p in post.podiums]
+    share = (EMBED_LIMIT - len(embed) - sum(map(len, names))) // len(post.podiums)
+    for name, podium in zip(names, post.podiums, strict=True):
+        embed.add_field(name=name, value=podium_text(podium, min(FIELD_LIMIT, share)),
+                        inline=False)
     return embed
 
 
@@ -259,15 +259,15 @@ def deal_line(deal: Deal) -> str:
     return f"**{deal.title} #{deal.number}** ({deal.variant}): commitment `{deal.commitment}`"
 
 
-def podium_text(podium: Podium) -> str:
-    """The podium's lines (as many as fit), then always the seed."""
+def podium_text(podium: Podium, limit: int = FIELD_LIMIT) -> str:
+    """The podium's lines (as many as fit in ``limit`` characters), then always the seed."""
     if podium.lines:
         lines = [_board_line(line) for line in podium.lines]
         seed = f"Seed `{podium.seed}` · {podium.size} ranked on this server"
     else:
         lines = ["Nobody ranked on this server."]
         seed = f"Seed `{podium.seed}`"
-    return _fit(lines, seed, PODIUM_LIMIT)
+    return _fit(lines, seed, limit)
 
 
 def _board_line(line: Any) -> str:

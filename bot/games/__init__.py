@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.boards.common import Board, GameBoard, frame
-from bot.games import clear, donsol, tomb
+from bot.games import clear, donsol, scoundrel, tomb
 from rules import GAMES
 
 #: The board of each game key (the view's ``game``): adding a game is one line here.
@@ -23,6 +23,7 @@ BOARDS: dict[str, GameBoard] = {
     "donsol": donsol.BOARD,
     "tomb": tomb.BOARD,
     "clear": clear.BOARD,
+    "scoundrel": scoundrel.BOARD,
 }
 
 

@@ -15,10 +15,7 @@ import discord
 from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, arrange, button
 from bot.pictures.canvas import (
     CARD_W,
-    FELT_DARK,
     GOLD,
-    HP_EMPTY,
-    HP_FULL,
     TEXT,
     WIDTH,
     Canvas,
@@ -128,16 +125,8 @@ def draw(s: dict[str, Any]) -> Canvas:
         t.slot(16, 174, "none")
         t.label((16, 266), "no shield: monsters hit in full", TEXT)
 
-    # HP as a bar, on the right under the dungeon.
-    x0, x1, y = 336, WIDTH - 16, 192
-    t.label((x0, 170), f"HP {s['hp']}/{s['max_hp']}", TEXT, 16)
-    filled = x0 + (x1 - x0) * max(0, s["hp"]) // s["max_hp"]
-    t.draw.rounded_rectangle((x0, y, x1, y + 22), 6, fill=HP_EMPTY)
-    if filled > x0:
-        t.draw.rounded_rectangle((x0, y, filled, y + 22), 6, fill=HP_FULL)
-    for n in range(1, s["max_hp"]):  # one notch per HP, so a glance counts them
-        nx = x0 + (x1 - x0) * n // s["max_hp"]
-        t.draw.line((nx, y + 16, nx, y + 22), fill=FELT_DARK, width=1)
+    x0 = 336  # HP as a bar, on the right under the dungeon
+    t.health(x0, WIDTH - 16, 192, s["hp"], s["max_hp"])
     t.label((x0, 228), "sick: a potion now heals nothing" if s["sick"] else "not sick", TEXT)
     t.label((x0, 250), f"{s['xp']} of 54 cards taken", TEXT)
     t.banner(s["banner"], WIDTH - 16, 290)

@@ -115,6 +115,18 @@ class Canvas:
                                     width=2)
         self.label((x - w // 2, y), text, TEXT, 18, "mm")
 
+    def health(self, x0: int, x1: int, y: int, hp: int, max_hp: int) -> None:
+        """Hit points as a red bar from x0 to x1, with its label above, one notch per HP so
+        that a glance counts them."""
+        self.label((x0, y - 22), f"HP {hp}/{max_hp}", TEXT, 16)
+        filled = x0 + (x1 - x0) * max(0, hp) // max_hp
+        self.draw.rounded_rectangle((x0, y, x1, y + 22), 6, fill=HP_EMPTY)
+        if filled > x0:
+            self.draw.rounded_rectangle((x0, y, filled, y + 22), 6, fill=HP_FULL)
+        for n in range(1, max_hp):
+            nx = x0 + (x1 - x0) * n // max_hp
+            self.draw.line((nx, y + 16, nx, y + 22), fill=FELT_DARK, width=1)
+
     def png(self) -> bytes:
         out = io.BytesIO()
         # A table has few colours: as a 256-colour palette it is half the bytes, and encoding

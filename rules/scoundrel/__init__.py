@@ -12,8 +12,22 @@ The rules in brief (``docs/games/scoundrel.md`` in full):
 - Only the first potion of a room heals.
 - Score: a win is the HP left (plus the last card's value when it is a potion taken at 20
   HP); otherwise HP minus the values of the monsters not yet slain, so it can be negative.
+
+Everything pure the game brings is in this package: ``engine``, ``solver`` (the search's
+strategy), ``hints``, ``recap`` (the result line's tally) and ``rules.md``; :data:`PLUGIN`
+joins them and the registry in :mod:`rules` lists it.
 """
 
-from rules.scoundrel.engine import SCOUNDREL, Scoundrel, ScoundrelState
+from __future__ import annotations
 
-__all__ = ["SCOUNDREL", "Scoundrel", "ScoundrelState"]
+from rules.plugin import GamePlugin
+from rules.scoundrel.engine import SCOUNDREL, Scoundrel, ScoundrelState
+from rules.scoundrel.hints import ScoundrelHints
+from rules.scoundrel.recap import RECAP
+from rules.scoundrel.solver import ScoundrelStrategy
+
+PLUGIN = GamePlugin(
+    engine=SCOUNDREL, strategy=ScoundrelStrategy(), hints=ScoundrelHints(), recap=RECAP
+)
+
+__all__ = ["PLUGIN", "SCOUNDREL", "Scoundrel", "ScoundrelState"]

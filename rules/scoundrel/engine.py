@@ -20,25 +20,25 @@ ROOM_SIZE = 4
 ROOM_DONE = ROOM_SIZE - 1
 
 #: The 44 cards in canonical order: no jokers, no red J, Q, K or A.
-SCOUNDREL_DECK: tuple[str, ...] = tuple(
+DECK: tuple[str, ...] = tuple(
     c for c in CANONICAL if c not in JOKERS and not (c[-1] in "HD" and c[:-1] in "JQKA")
 )
-DECK_SIZE = len(SCOUNDREL_DECK)
+DECK_SIZE = len(DECK)
 
 MONSTER, WEAPON, POTION = "monster", "weapon", "potion"
 _FACES = {"A": 14, "J": 11, "Q": 12, "K": 13}
 
 #: Each card's role and value.
 ROLE: dict[str, str] = {
-    c: MONSTER if c[-1] in "CS" else WEAPON if c[-1] == "D" else POTION for c in SCOUNDREL_DECK
+    c: MONSTER if c[-1] in "CS" else WEAPON if c[-1] == "D" else POTION for c in DECK
 }
-VALUE: dict[str, int] = {c: _FACES.get(c[:-1]) or int(c[:-1]) for c in SCOUNDREL_DECK}
-MONSTERS_TOTAL = sum(VALUE[c] for c in SCOUNDREL_DECK if ROLE[c] == MONSTER)  # 208
+VALUE: dict[str, int] = {c: _FACES.get(c[:-1]) or int(c[:-1]) for c in DECK}
+MONSTERS_TOTAL = sum(VALUE[c] for c in DECK if ROLE[c] == MONSTER)  # 208
 
 _FRESH = 99  # the "last slain" of a fresh weapon: above every monster
-_TAKE = {c: f"take {c}" for c in SCOUNDREL_DECK}
-_FIGHT = {c: f"fight {c}" for c in SCOUNDREL_DECK}
-_FIST = {c: f"fist {c}" for c in SCOUNDREL_DECK}
+_TAKE = {c: f"take {c}" for c in DECK}
+_FIGHT = {c: f"fight {c}" for c in DECK}
+_FIST = {c: f"fist {c}" for c in DECK}
 #: Every card action, parsed: action -> (verb, card).
 _PARSED: dict[str, tuple[str, str]] = {
     a: (a.partition(" ")[0], a.partition(" ")[2])
@@ -46,7 +46,7 @@ _PARSED: dict[str, tuple[str, str]] = {
     for a in table.values()
 }
 AVOID = "avoid"
-_SHOWN = {c: display(c) for c in SCOUNDREL_DECK}
+_SHOWN = {c: display(c) for c in DECK}
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +151,7 @@ class Scoundrel(Game[ScoundrelState]):
     title = "Scoundrel"
     variants = ("standard",)
     state_type = ScoundrelState
-    deck = SCOUNDREL_DECK
+    deck = DECK
     stat = (0, "points")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "dead": "loss"}
 

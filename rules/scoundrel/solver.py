@@ -23,23 +23,23 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from rules.scoundrel.engine import (
+    DECK,
     MAX_HP,
     MONSTER,
     POTION,
     ROLE,
     ROOM_SIZE,
     SCOUNDREL,
-    SCOUNDREL_DECK,
     VALUE,
     WEAPON,
     ScoundrelState,
 )
-from rules.solver.search import Score
+from rules.search import Score
 
 _FRESH = 99  # a fresh weapon's "last slain": above every monster
-_MONSTER_VALUE = {c: (VALUE[c] if ROLE[c] == MONSTER else 0) for c in SCOUNDREL_DECK}
-_POTION_VALUE = {c: (VALUE[c] if ROLE[c] == POTION else 0) for c in SCOUNDREL_DECK}
-_WEAPON_VALUE = {c: (VALUE[c] if ROLE[c] == WEAPON else 0) for c in SCOUNDREL_DECK}
+_MONSTER_VALUE = {c: (VALUE[c] if ROLE[c] == MONSTER else 0) for c in DECK}
+_POTION_VALUE = {c: (VALUE[c] if ROLE[c] == POTION else 0) for c in DECK}
+_WEAPON_VALUE = {c: (VALUE[c] if ROLE[c] == WEAPON else 0) for c in DECK}
 _AVOID_PENALTY = 6.0  # an avoid gives the room's good cards up for now: try it after the takes
 _DEATH = -1000.0
 
@@ -61,7 +61,7 @@ def can_avoid(s: ScoundrelState) -> bool:
 
 
 class ScoundrelStrategy:
-    """The solver's knowledge of Scoundrel, for :class:`rules.solver.search.Search`."""
+    """The solver's knowledge of Scoundrel, for :class:`rules.search.Search`."""
 
     game = SCOUNDREL
 

@@ -261,7 +261,7 @@ def rooms_played(key: str, moves: list[str], views: list[dict]) -> tuple[int, bo
         midway = not final["over"] and final["encounter"] is not None
         ended_in_turn = final["outcome"] in ("dead", "lost_in_dark")
         return final["delve_turns"] + final["retreat_turns"] + (midway or ended_in_turn), midway
-    sign = "The next room:" if key == "donsol" else "A new hand:"
+    sign = "A new hand:" if key == "clear" else "The next room:"
     dealt = [any(sign in e for e in v["events"]) for v in views[1:]]
     last_open = bool(moves) and not dealt[-1]
     return sum(dealt) + last_open, last_open and not final["over"]
@@ -317,8 +317,9 @@ def test_random_runs(
     assert set(bare) <= symbol_set(key)
     assert RESIGNED not in symbols[:-1]
     assert (symbols[-1:] == [RESIGNED]) == midway
-    if key == "donsol":
-        assert symbols.count("🏃") == moves.count("escape")
+    if key in ("donsol", "scoundrel"):
+        leave = "escape" if key == "donsol" else "avoid"
+        assert symbols.count("🏃") == moves.count(leave)
         assert ("💀" in symbols) == (final["outcome"] == "dead")
     elif key == "tomb":
         turned_back = "retreat" in moves

@@ -5,6 +5,7 @@ bench.crashes`` is the long one)."""
 from __future__ import annotations
 
 from bench._standin.crashes import crash_test
+from rules import GAMES
 
 
 async def test_sigkill_under_load_loses_no_promised_move(tmp_path):
@@ -16,5 +17,5 @@ async def test_sigkill_under_load_loses_no_promised_move(tmp_path):
     assert report.database.integrity == "ok"
     assert report.database.problems == []  # promised moves stored, none twice, all replay
     assert not report.problems, report.problems  # every other interaction answered once
-    assert report.old_boards == ["played"] * 3  # boards from before the first kill
+    assert report.old_boards == ["played"] * len(GAMES)  # a board per game from before
     assert report.log_errors == []

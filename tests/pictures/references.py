@@ -53,6 +53,7 @@ CASES: dict[str, Callable[[], bytes]] = {
     "tomb_last_turn": lambda: played("tomb", 4, 3),
     "tomb_dodge": lambda: played("tomb", 1, 6),
     "clear_mid": lambda: played("clear", 8, 14),
+    "scoundrel_weapon": lambda: played("scoundrel", 7, 9),
 }
 
 

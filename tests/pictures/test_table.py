@@ -20,7 +20,8 @@ from rules import GAMES
 
 #: Discord's attachment limit is far higher; the issue's budget for a table is this.
 MAX_BYTES = 150 * 1024
-GAMES_PER_KEY = {"donsol": 12, "tomb": 12, "clear": 5}
+#: Random games drawn per game: fewer of the long ones.
+GAMES_PER_KEY = {"clear": 5}
 
 
 def random_games(key: str, count: int, seed: int = 1) -> Iterator[tuple[Any, str | None]]:
@@ -48,7 +49,7 @@ def test_every_state_of_random_games_draws_within_limits(key: str) -> None:
     game = GAMES[key]
     sizes = set()
     drawn = 0
-    for state, action in random_games(key, GAMES_PER_KEY[key]):
+    for state, action in random_games(key, GAMES_PER_KEY.get(key, 12)):
         png = table.render_table(game.view(state), action)
         assert png.startswith(b"\x89PNG")
         assert len(png) < MAX_BYTES
@@ -56,7 +57,7 @@ def test_every_state_of_random_games_draws_within_limits(key: str) -> None:
             image.verify()
             sizes.add(image.size)
         drawn += 1
-    assert drawn > 5 * GAMES_PER_KEY[key]
+    assert drawn > 5 * GAMES_PER_KEY.get(key, 12)
     (size,) = sizes  # one size per game, whatever the state
     assert size[0] == canvas.WIDTH and 200 <= size[1] <= 400
 

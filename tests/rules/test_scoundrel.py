@@ -9,28 +9,29 @@ from dataclasses import replace
 import pytest
 
 from rules import IllegalAction
+from rules import search as search_module
 from rules.cards import CANONICAL
+from rules.recap import RESIGNED
 from rules.scoundrel import SCOUNDREL, ScoundrelState
 from rules.scoundrel.engine import (
+    DECK,
     DECK_SIZE,
     MONSTERS_TOTAL,
     ROLE,
-    SCOUNDREL_DECK,
     VALUE,
     monster_value_left,
 )
 from rules.scoundrel.hints import ScoundrelHints
-from rules.scoundrel.recap import LEGEND, RESIGNED, ScoundrelRooms
+from rules.scoundrel.recap import RECAP, ScoundrelRooms
 from rules.scoundrel.solver import ScoundrelStrategy
-from rules.solver import search as search_module
-from rules.solver.search import Search
+from rules.search import Search
 
 G = SCOUNDREL
 
 
 def dealt(first: list[str]) -> ScoundrelState:
     """A game whose deck starts with ``first``, the rest in canonical order."""
-    rest = [c for c in SCOUNDREL_DECK if c not in first]
+    rest = [c for c in DECK if c not in first]
     return G.new(1, deck=[*first, *rest])
 
 
@@ -55,15 +56,15 @@ def refused(state: ScoundrelState, action: str) -> str:
 
 
 def test_the_deck_is_44_cards_in_canonical_order() -> None:
-    assert len(SCOUNDREL_DECK) == DECK_SIZE == 44
-    left_out = set(CANONICAL) - set(SCOUNDREL_DECK)
+    assert len(DECK) == DECK_SIZE == 44
+    left_out = set(CANONICAL) - set(DECK)
     assert left_out == {"RJ", "BJ", "JH", "QH", "KH", "AH", "JD", "QD", "KD", "AD"}
-    assert list(SCOUNDREL_DECK) == [c for c in CANONICAL if c in SCOUNDREL_DECK]
+    assert list(DECK) == [c for c in CANONICAL if c in DECK]
     assert MONSTERS_TOTAL == 208
     assert [VALUE[c] for c in ("2C", "10S", "JC", "QS", "KC", "AS", "7D", "9H")] == [
         2, 10, 11, 12, 13, 14, 7, 9,
     ]
-    assert sum(ROLE[c] == "monster" for c in SCOUNDREL_DECK) == 26
+    assert sum(ROLE[c] == "monster" for c in DECK) == 26
 
 
 @pytest.mark.parametrize(
@@ -85,10 +86,10 @@ def test_the_shuffle_matches_the_test_vectors(seed: int, order: str) -> None:
 
 def test_an_explicit_deck_must_hold_the_44_cards() -> None:
     with pytest.raises(ValueError):
-        G.new(1, deck=list(SCOUNDREL_DECK[:-1]))
+        G.new(1, deck=list(DECK[:-1]))
     with pytest.raises(ValueError):
-        G.new(1, deck=[*SCOUNDREL_DECK[:-1], "AH"])
-    assert G.new(1, deck=list(SCOUNDREL_DECK)).room == ("AS", "2S", "3S", "4S")
+        G.new(1, deck=[*DECK[:-1], "AH"])
+    assert G.new(1, deck=list(DECK)).room == ("AS", "2S", "3S", "4S")
 
 
 # ----- the seeded examples -----------------------------------------------------------------
@@ -460,9 +461,9 @@ def small_positions(count: int, seed: int) -> list[ScoundrelState]:
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        cards = rng.sample(SCOUNDREL_DECK, rng.randint(5, 8))
-        weapons = [c for c in SCOUNDREL_DECK if ROLE[c] == "weapon" and c not in cards]
-        monsters = [c for c in SCOUNDREL_DECK if ROLE[c] == "monster" and c not in cards]
+        cards = rng.sample(DECK, rng.randint(5, 8))
+        weapons = [c for c in DECK if ROLE[c] == "weapon" and c not in cards]
+        monsters = [c for c in DECK if ROLE[c] == "monster" and c not in cards]
         weapon = rng.choice([None, *weapons])
         slain = (rng.choice(monsters),) if weapon and rng.random() < 0.5 else ()
         out.append(
@@ -601,7 +602,7 @@ def test_the_rooms_of_the_worked_examples() -> None:
 
 
 def test_random_runs_give_one_symbol_per_room_and_name_no_card() -> None:
-    symbols = {symbol for symbol, _ in LEGEND}
+    symbols = {symbol for symbol, _ in RECAP.legend}
     rng = random.Random(5)
     for deal, moves in random_games(80, seed=13):
         cut = rng.randint(0, len(moves))
@@ -617,7 +618,7 @@ def test_random_runs_give_one_symbol_per_room_and_name_no_card() -> None:
         assert len(row) == rooms
         assert set(row) <= symbols
         assert (row[-1:] == [RESIGNED]) == (s.outcome is None and s.taken > 0)
-        for code in SCOUNDREL_DECK:
+        for code in DECK:
             assert code not in "".join(row)
 
 
