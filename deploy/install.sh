@@ -41,6 +41,10 @@ python="${PYTHON:-python3}"
 fail() { echo "install.sh: $*" >&2; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || fail "run me as root (sudo $0): I create a user and give it the clone"
+PATH="$PATH:/usr/sbin:/sbin"  # useradd and runuser, from a root shell without sbin in PATH
+for tool in useradd runuser make; do
+    command -v "$tool" >/dev/null || fail "$tool is missing (Debian: passwd, util-linux, make)"
+done
 dir="$(cd "$(dirname "$0")/.." && pwd -P)"
 [ -f "$dir/Makefile" ] && [ -f "$dir/deploy/dungeon-deck.service" ] \
     || fail "$dir is not a Dungeon Deck clone"
