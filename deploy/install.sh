@@ -51,7 +51,7 @@ dir="$(cd "$(dirname "$0")/.." && pwd -P)"
 # The unit names the folder unquoted, and ProtectHome=yes hides /home, /root and /run/user.
 [[ "$dir" =~ ^/[A-Za-z0-9._/-]+$ ]] || fail "$dir: use a folder whose path has no spaces or quotes"
 case "$dir/" in
-    /home/*|/root/*|/run/user/*) fail "$dir: the unit's ProtectHome=yes hides it; clone into /srv" ;;
+    /home/*|/root/*|/run/user/*) fail "$dir: the unit's ProtectHome=yes hides it; use /srv" ;;
 esac
 [[ "$user" =~ ^[a-z_][a-z0-9_-]*$ ]] || fail "$user: not a user name"
 
