@@ -6,6 +6,7 @@ yet, and the user ends up owning the clone, its .venv, data/ and backups/ (priva
 It runs the script's fast path (``--no-test``: .venv without the pip install and ``make test``)
 and writes the unit into a temporary folder, not /etc/systemd/system; nothing is started.
 It needs root (it creates and removes a user), so it is skipped elsewhere; CI runs as root.
+The clone is of HEAD: commit a change to install.sh before this test can see it.
 """
 
 from __future__ import annotations
