@@ -15,18 +15,10 @@ from core import Core, RunKind, RunOver
 from core.challenges import ChallengeClosed, NotChallenger, NotForYou
 from core.errors import Refusal
 from rules import GAMES, replay
-from tests.core.conftest import BACKENDS, SECRET, Clock
+from tests.core.conftest import SECRET, Clock
 from tests.core.test_act import play_out
 
 ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
-
-
-@pytest.fixture(params=BACKENDS)
-def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    """Both backends, as everywhere in the core's tests."""
-    if request.param == "postgresql":
-        return request.getfixturevalue("pg_url")
-    return tmp_path / "dungeon.sqlite3"
 
 
 async def named(core: Core) -> None:

@@ -13,22 +13,12 @@ from core import Core, Run
 from core.daily import closes_at
 from rules import GAMES, replay
 from rules.solver import solve
-from store import is_postgres_url
-from store.migrations import folder
 from tests.core.conftest import START, Clock, execute, query
 from tests.core.test_act import play_out
 
 DAY = START.date().isoformat()  # 2026-12-01, Donsol #1
 ALICE, BOB, CAROL = 1001, 2002, 3003
 BUDGET = 3_000  # nodes per deal: a lower bound in a blink, the same code path as the bot's
-
-
-@pytest.fixture(autouse=True)
-def _pars_table(db_path: Path) -> None:
-    if is_postgres_url(db_path) and not any(
-        "CREATE TABLE pars" in f.read_text() for f in folder("postgresql").glob("*.sql")
-    ):
-        pytest.skip("the PostgreSQL migration of the pars table is not written yet")
 
 
 @pytest.fixture
