@@ -4,8 +4,16 @@ The player sees the table and can count the cards not yet seen, but not their or
 samples ``samples`` worlds — the same visible position with the unseen cards in a random
 order (the game's ``hints.sample_world``) — then scores every legal action in each world with
 the solver (a small node budget each, so a line found rather than proven) and picks the action
-with the best mean score (the game's ``hints.utility``). Ties go to the earlier action in the
-engine's order. What is hidden, and how a world replaces it, each game's ``hints`` module says.
+with the best mean score (the game's ``hints.utility``). Every action is scored in the same
+worlds (common random numbers). Ties, common when a small search finds the same end either
+way, go to the action whose next state scores best now (its mean ``utility`` of the engine's
+score right after it: more HP kept, a monster slain), then to the earlier in the engine's
+order. What is hidden, and how a world replaces it, each game's ``hints`` module says.
+
+Before any search, a game's model may set aside the moves an obviously better move dominates
+(its optional ``dominated(state, legal)``: each move returned is worse than another legal
+move, whatever the hidden cards, such as drinking a potion for nothing when fighting first
+would let it heal). They are never suggested, and their share of the budget goes to the rest.
 
 Nothing here reads the hidden order: a world is built from the state's visible fields, the
 sorted hidden cards and ``rng``. The same visible position and the same ``rng`` state give
@@ -58,23 +66,39 @@ def hint(
     worlds = [sample_world(game_key, state, rng) for _ in range(max(1, samples))]
     if len(legal) == 1:
         return Hint(legal[0], "the only move", 0, len(worlds))
+    legal = undominated(game_key, state, legal)
+    if len(legal) == 1:
+        action = legal[0]
+        return Hint(action, model.reason(state, action, worlds[0]), 0, len(worlds))
     per_search = max(_MIN_NODES, budget // (len(worlds) * len(legal)))
     totals = [0.0] * len(legal)
+    now = [0.0] * len(legal)  # the tie-break: the score right after the move
     wins = [0] * len(legal)
     for world in worlds:
         table: Table = {}
         for i, action in enumerate(legal):
-            found = best_from(
-                game_key, game.apply(world, action), budget_nodes=per_search, table=table
-            )
+            child = game.apply(world, action)
+            found = best_from(game_key, child, budget_nodes=per_search, table=table)
             totals[i] += model.utility(found.score)
+            now[i] += model.utility(game.score(child))
             wins[i] += found.won
-    best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+    best = max(range(len(legal)), key=lambda i: (totals[i], now[i], -i))
     action = legal[best]
     reason = model.reason(state, action, worlds[0])
     if wins[best]:
         reason += f" (wins in {wins[best]} of {len(worlds)} sampled deals)"
     return Hint(action, reason, wins[best], len(worlds))
+
+
+def undominated(game_key: str, state: Any, legal: list[str]) -> list[str]:
+    """``legal`` without the moves the game's model says an obviously better move dominates
+    (in the engine's order; never empty: a model that would drop every move is ignored)."""
+    dominated = getattr(plugin(game_key).hints, "dominated", None)
+    if dominated is None:
+        return legal
+    worse = set(dominated(state, legal))
+    kept = [a for a in legal if a not in worse]
+    return kept or legal
 
 
 def sample_world(game_key: str, state: Any, rng: random.Random) -> Any:

@@ -2,6 +2,11 @@
 
 Hidden from the player: the order of the power deck, and which face-down monster lies where
 under each pile's top (each pile keeps its count).
+
+Dominated moves (never suggested): finishing a monster from the hand with a card that can do
+everything another finishing card of the hand can: a joker while a card of the monster's
+suit would do, or a suited card while a lower one of the suit would (the stronger card is
+kept for later; the monster falls all the same).
 """
 
 from __future__ import annotations
@@ -9,8 +14,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from rules.cards import display
-from rules.clear.engine import ATTACK_CARDS, ClearState
+from rules.cards import JOKERS, display
+from rules.clear.engine import ATTACK_CARDS, VALUE, ClearState, fits
 
 
 class ClearHints:
@@ -31,6 +36,20 @@ class ClearHints:
     def utility(self, score: list[int]) -> int:
         return score[0] * 100 + score[1]
 
+    def dominated(self, s: ClearState, legal: list[str]) -> list[str]:
+        """The moves an obviously better move dominates (see the module docstring)."""
+        held = [c for c in s.hand if c is not None]
+        worse: list[str] = []
+        for i, (pile, on) in enumerate(zip(s.piles, s.attack, strict=True)):
+            if not pile or len(on) != ATTACK_CARDS - 1:
+                continue
+            finishers = [c for c in held if fits(c, pile[-1], on)]
+            for n, card in enumerate(finishers):
+                if any(_spares(card, other, m < n) for m, other in enumerate(finishers)
+                       if m != n):
+                    worse.append(f"put {card} {i + 1}")
+        return [a for a in worse if a in legal]
+
     def reason(self, s: ClearState, action: str, world: ClearState) -> str:
         words = action.split(" ")
         card = words[1]
@@ -48,3 +67,14 @@ class ClearHints:
                 "only a card of its suit"
             )
         return f"put {display(card)}{source} on pile {i + 1}: it starts on {display(monster)}"
+
+
+def _spares(card: str, other: str, earlier: bool) -> bool:
+    """Whether playing ``other`` instead of ``card`` keeps a card at least as useful: ``card``
+    fits wherever ``other`` does (a joker; or the same suit and at least its value), and is
+    stronger, or the same and ``other`` is listed first."""
+    if card in JOKERS:
+        return other not in JOKERS or earlier
+    if other in JOKERS or other[-1] != card[-1]:
+        return False
+    return VALUE[card] > VALUE[other] or (VALUE[card] == VALUE[other] and earlier)

@@ -2,6 +2,12 @@
 
 Hidden from the player: the order of the deck, except the one card whose place the player
 knows: once the Scroll of Light burnt for the 4th Ace, that Ace lies at the bottom.
+
+Dominated moves (never suggested):
+
+- dropping a treasure to buy off a monster, or leaving one behind to mark a turn, when
+  another that would do costs no more in Kings, points and the Scroll of Light (and less in
+  one of them, or the same and listed first).
 """
 
 from __future__ import annotations
@@ -30,6 +36,16 @@ class TombHints:
 
     def utility(self, score: list[int]) -> int:
         return score[0] * 10_000 + score[1] * 10 + score[2]
+
+    def dominated(self, s: TombState, legal: list[str]) -> list[str]:
+        """The moves an obviously better move dominates (see the module docstring)."""
+        worse: list[str] = []
+        for verb in ("drop", "leave"):
+            given = [a.partition(" ")[2] for a in legal if a.startswith(verb + " ")]
+            for i, card in enumerate(given):
+                if any(_cheaper(other, card, j < i) for j, other in enumerate(given) if j != i):
+                    worse.append(f"{verb} {card}")
+        return worse
 
     def reason(self, s: TombState, action: str, world: TombState) -> str:
         hp = DEADLY_DAMAGE - s.damage
@@ -72,3 +88,17 @@ class TombHints:
             return f"discard {s.owed}: keep J♣ for a worse door"
         cheapest = TREASURE_VALUE.get(arg, 0)
         return f"leave {display(arg)}: the least you can give up (worth {cheapest})"
+
+
+def _cost(card: str) -> tuple[int, int, int]:
+    """What giving up a treasure costs: a King, its points, the Scroll of Light."""
+    return (int(card[0] == "K"), TREASURE_VALUE[card], int(card == "RJ"))
+
+
+def _cheaper(other: str, card: str, earlier: bool) -> bool:
+    """Whether giving up ``other`` instead of ``card`` costs no more in any respect, and less
+    in one (or the same, ``other`` listed first)."""
+    a, b = _cost(other), _cost(card)
+    if any(x > y for x, y in zip(a, b, strict=True)):
+        return False
+    return a != b or earlier

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import GAMES
+from rules import GAMES, plugin
 from rules.donsol.engine import DonsolState
 from rules.hints import Hint, hint, sample_world
 from rules.tomb.engine import TOMB
@@ -141,3 +141,83 @@ def test_no_hint_for_a_finished_game() -> None:
         state = TOMB.apply(state, TOMB.actions(state)[0])
     with pytest.raises(ValueError, match="over"):
         hint("tomb", state, rng=random.Random(1))
+
+
+# ----- dominated moves: each position's move was the hint before the rule ------------------
+
+DONSOL_TAIL = ("2S", "3C", "4H", "2H", "5H", "3D", "4S", "2D")
+
+
+def test_donsol_never_drinks_for_nothing_when_a_fight_first_lets_the_potion_heal() -> None:
+    # Full health, a fresh 2♦: 4♠ costs 2 HP, after which 3♥ heals them. Drinking 3♥ first
+    # wastes it (the old hint).
+    deal = GAMES["donsol"].new(1)
+    room = ("AD", "3H", "4S")
+    dungeon = tuple(c for c in (*deal.room, *deal.dungeon) if c not in (*room, "2D"))
+    state = replace(deal, room=room, dungeon=dungeon, shield="2D", first_room=False,
+                    escaped_last=True, xp=1)
+    legal = GAMES["donsol"].actions(state)
+    assert plugin("donsol").hints.dominated(state, legal) == ["take 3H"]
+    found = hint("donsol", state, rng=random.Random(1), **QUICK)
+    assert found.action != "take 3H"
+
+
+def test_donsol_never_fights_bare_handed_what_a_shield_of_the_room_would_block() -> None:
+    # No shield, 9♠ the strongest monster left: 5♦ first makes it cost 4, not 9, and then
+    # still blocks all that is left. The old hint fought 9♠ bare-handed.
+    room = ("9S", "5D", "2C", "6H")
+    state = DonsolState(variant="normal", seed=1, stream=0, room=room, dungeon=DONSOL_TAIL,
+                        hp=15, first_room=False, escaped_last=True, xp=42)
+    legal = GAMES["donsol"].actions(state)
+    assert plugin("donsol").hints.dominated(state, legal) == ["take 9S"]
+    for budget in (QUICK, {}):
+        found = hint("donsol", state, rng=random.Random(1), **budget)
+        assert found.action != "take 9S"
+
+
+def test_donsol_a_monster_as_strong_as_one_left_is_not_dominated() -> None:
+    # The same room with a 9♣ still in the dungeon: 5♦ used on 9♠ would break on 9♣, so
+    # fighting 9♠ bare-handed to keep the shield fresh is a real choice.
+    state = DonsolState(variant="normal", seed=1, stream=0, room=("9S", "5D", "2C", "6H"),
+                        dungeon=(*DONSOL_TAIL, "9C"), hp=15, first_room=False,
+                        escaped_last=True, xp=41)
+    assert plugin("donsol").hints.dominated(state, GAMES["donsol"].actions(state)) == []
+
+
+def test_tomb_buys_off_a_monster_with_the_cheapest_treasure_that_does() -> None:
+    # A 4♠ monster: 5♦ buys it off as well as 10♦ or K♣ (the old hint dropped 10♦).
+    state = midgame("tomb", 24, 6)
+    assert state.encounter == "4S" and sorted(state.hand) == ["10D", "5D", "JC", "KC"]
+    legal = TOMB.actions(state)
+    assert sorted(plugin("tomb").hints.dominated(state, legal)) == ["drop 10D", "drop KC"]
+    found = hint("tomb", state, rng=random.Random(1), **QUICK)
+    assert found.action not in ("drop 10D", "drop KC")
+
+
+def test_tomb_leaves_the_cheapest_treasure_to_mark_a_turn() -> None:
+    # The turn holds only 5♦ and 7♦: leaving 7♦ gives up 2 points more (the old hint).
+    state = midgame("tomb", 35, 0)
+    assert state.pending == "leave" and sorted(state.turn) == ["5D", "7D"]
+    assert plugin("tomb").hints.dominated(state, TOMB.actions(state)) == ["leave 7D"]
+    found = hint("tomb", state, rng=random.Random(1), **QUICK)
+    assert found.action == "leave 5D"
+
+
+def test_clear_finishes_a_monster_with_the_weakest_card_that_does() -> None:
+    # Three monsters of ♦ each wait for their third card; the hand holds 7♦ 4♦ A♦. The old
+    # hint spent 7♦, which can do all A♦ can and more.
+    state = midgame("clear", 0, 30)
+    assert state.hand == ("7D", "4D", "AD")
+    legal = GAMES["clear"].actions(state)
+    assert sorted(plugin("clear").hints.dominated(state, legal)) == sorted(
+        f"put {c} {p}" for c in ("7D", "4D") for p in (1, 2, 3))
+    found = hint("clear", state, rng=random.Random(1), **QUICK)
+    assert found.action.startswith("put AD ")
+
+
+def test_a_joker_is_kept_while_a_card_of_the_suit_finishes() -> None:
+    from rules.clear.hints import _spares
+    assert _spares("RJ", "2D", earlier=False)
+    assert not _spares("2D", "RJ", earlier=True)
+    assert _spares("BJ", "RJ", earlier=True) and not _spares("RJ", "BJ", earlier=False)
+    assert not _spares("9S", "2D", earlier=True)
