@@ -42,6 +42,10 @@ class HintModel(Protocol):
         """A few words of why ``action`` is good in ``state`` (``world``: a sampled world)."""
         ...
 
+    # Optional: ``dominated(state, legal) -> list[str]``, the legal actions an obviously better
+    # one dominates (drinking a potion that heals nothing while another move would let it
+    # heal): never suggested, and their share of the search goes to the others.
+
 
 @dataclass(frozen=True)
 class GamePlugin:
