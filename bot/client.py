@@ -24,6 +24,7 @@ from bot import replies
 from bot.buttons import ClickRouter
 from bot.faces import Tables
 from bot.pictures.emoji import sync_card_emoji
+from bot.presenter import Presenter
 from core import Core
 from store import is_postgres_url, singleton
 
@@ -137,6 +138,8 @@ class DungeonBot(commands.Bot):
         #: The card-face emoji's inks (``CARD_COLOURS``): ``four`` or ``two``.
         self.card_colours = card_colours
         self.tables = Tables(self)
+        #: Every cog answers with a run's board through it (``bot.presenter``).
+        self.presenter = Presenter(self)
         #: Card code -> its application emoji, once synced (empty: text cards).
         self.card_emoji: dict[str, discord.PartialEmoji] = {}
         self._sync_emoji = card_emoji

@@ -20,6 +20,11 @@ NO_MENTIONS = discord.AllowedMentions.none()
 UNKNOWN_INTERACTION = 10062
 
 
+def not_yours(owner_id: int) -> str:
+    """The refusal of a click on another player's board."""
+    return f"This run belongs to <@{owner_id}>; start your own with `/play`."
+
+
 def new_error_id() -> str:
     """A short id to quote: six hex digits."""
     return secrets.token_hex(3)

@@ -31,7 +31,7 @@ from bot import metrics, replies, screens
 from bot.buttons import Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.cogs.daily import player_name
-from bot.cogs.play import play_cog, written
+from bot.presenter import written
 from core import Refusal, Run, RunKind
 from core.challenges import Card, ChallengeClosed
 from core.checks import check_game, check_variant
@@ -39,7 +39,6 @@ from store import singleton
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
-    from bot.cogs.play import Play
 
 log = logging.getLogger(__name__)
 
@@ -60,23 +59,15 @@ class Challenges(commands.Cog):
         self._task: asyncio.Task[None] | None = None
         self._pass = asyncio.Lock()
 
-    @property
-    def play(self) -> Play:
-        play = play_cog(self.bot)
-        assert play is not None, "the play cog is loaded first (EXTENSIONS)"
-        return play
-
     async def cog_load(self) -> None:
         self.bot.clicks.register(views.CHALLENGE, self.on_click)
-        self.play.board_extras[RunKind.CHALLENGE] = self.dress
-        self.play.finish_hooks[RunKind.CHALLENGE] = self.on_finished
+        self.bot.presenter.board_extras[RunKind.CHALLENGE] = self.dress
+        self.bot.presenter.finish_hooks[RunKind.CHALLENGE] = self.on_finished
 
     async def cog_unload(self) -> None:
         self.bot.clicks.unregister(views.CHALLENGE)
-        play = play_cog(self.bot)
-        if play is not None:
-            play.board_extras.pop(RunKind.CHALLENGE, None)
-            play.finish_hooks.pop(RunKind.CHALLENGE, None)
+        self.bot.presenter.board_extras.pop(RunKind.CHALLENGE, None)
+        self.bot.presenter.finish_hooks.pop(RunKind.CHALLENGE, None)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -219,7 +210,7 @@ class Challenges(commands.Cog):
         notice = ACCEPTED if accepted.created else ALREADY
         async with written(run):
             screen = screens.board(run, owner=user.display_name, notice=notice)
-            await self.play.present(interaction, screen, edit=False, ephemeral=True)
+            await self.bot.presenter.present(interaction, screen, edit=False, ephemeral=True)
             if accepted.created:
                 await self.refresh(await core.challenges.card(challenge_id))
 

@@ -18,7 +18,6 @@ from discord.ext import commands
 
 from bot import metrics, replies, screens, standings
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
-from bot.cogs.play import play_cog
 from core import Refusal, RunKind
 from core.checks import check_game, check_variant
 from core.daily import day_number
@@ -76,12 +75,11 @@ class Daily(commands.Cog):
                      run.variant, run.day, user.id)
             metrics.run_started(run.game, run.kind.value)
         notice = None if run.over else NEW_DEAL if started.created else WELCOME_BACK
-        play = play_cog(self.bot)
-        assert play is not None
+        boards = self.bot.presenter
         screen = screens.board(
-            run, owner=user.display_name, notice=notice, standing=await play.standing(run)
+            run, owner=user.display_name, notice=notice, standing=await boards.standing(run)
         )
-        await play.present(interaction, screen, edit=False, ephemeral=True)
+        await boards.present(interaction, screen, edit=False, ephemeral=True)
 
     @app_commands.command(name="verify")
     @app_commands.describe(

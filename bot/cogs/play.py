@@ -20,18 +20,17 @@ error id by the router's guard.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import faces, metrics, replies, results, screens, standings
+from bot import metrics, replies, screens
 from bot.buttons import CONTROL, LEGACY, MOVE, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from bot.presenter import written
 from core import (
     Core,
     IllegalMove,
@@ -58,14 +57,7 @@ class Play(commands.Cog):
 
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
-        #: What other features add to a board of their kind of run before it is sent,
-        #: ``await extra(run, screen)`` (a challenge's deadline, a series' total), and what
-        #: they do once a click has finished such a run, ``await hook(interaction, run)``.
-        #: Registered by their cogs.
-        self.board_extras: dict[RunKind, Callable[[Run, screens.Screen], Awaitable[None]]] = {}
-        self.finish_hooks: dict[
-            RunKind, Callable[[discord.Interaction[Any], Run], Awaitable[None]]
-        ] = {}
+        self.boards = bot.presenter
 
     @property
     def core(self) -> Core:
@@ -117,7 +109,7 @@ class Play(commands.Cog):
             _log_refusal(interaction, None, exc)
             await replies.notice(interaction, str(exc))
             return
-        await self.present(interaction, screen, edit=False, ephemeral=private)
+        await self.boards.present(interaction, screen, edit=False, ephemeral=private)
 
     @app_commands.command(name="games")
     @app_commands.describe(private="Bring boards back only for you (default: in the channel)")
@@ -142,8 +134,8 @@ class Play(commands.Cog):
                     click.run_id, interaction.user.id, click.version, click.verb
                 )
                 async with written(run):
-                    await self.redraw(interaction, run, last_action=click.verb)
-                    await self.after_write(interaction, run)
+                    await self.boards.redraw(interaction, run, last_action=click.verb)
+                    await self.boards.after_write(interaction, run)
             elif click.kind == CONTROL:
                 await self._control(interaction, click)
             else:  # a button of the first release: always out of date
@@ -156,13 +148,13 @@ class Play(commands.Cog):
             await replies.notice(interaction, NO_RUN)
         except NotYourRun as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await replies.notice(interaction, not_yours(exc.run))
+            await replies.notice(interaction, replies.not_yours(exc.run.owner_id))
         except StaleBoard as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await self.redraw(interaction, exc.run, screens.STALE)
+            await self.boards.redraw(interaction, exc.run, screens.STALE)
         except RunOver as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await self.redraw(interaction, exc.run, screens.RUN_OVER)
+            await self.boards.redraw(interaction, exc.run, screens.RUN_OVER)
         except IllegalMove as exc:
             _log_refusal(interaction, click.run_id, exc)
             await replies.notice(interaction, f"That move is not possible: {exc.reason}")
@@ -179,13 +171,13 @@ class Play(commands.Cog):
         if verb == "undo":
             run = await runs.undo(click.run_id, user_id, version)
             async with written(run):
-                await self.redraw(interaction, run)
+                await self.boards.redraw(interaction, run)
             return
         if verb == "confirm":
             run = await runs.resign(click.run_id, user_id, version)
             async with written(run):
-                await self.redraw(interaction, run)
-                await self.after_write(interaction, run)
+                await self.boards.redraw(interaction, run)
+                await self.boards.after_write(interaction, run)
             return
         if verb == "hint":
             await self.hint(interaction, click.run_id, version)
@@ -194,7 +186,7 @@ class Play(commands.Cog):
             run = await runs.abandon(click.run_id, user_id, version, click.arg or None)
             _log_start(run, interaction)
             async with written(run):
-                await self.present(interaction, screens.board(run, owner=_name(interaction)),
+                await self.boards.present(interaction, screens.board(run, owner=_name(interaction)),
                                    edit=True)
             return
         # Reads: nothing is written, so a check here is enough.
@@ -206,21 +198,22 @@ class Play(commands.Cog):
                 raise RunOver(run)
             if run.version != version:
                 raise StaleBoard(run)
-            await self.present(interaction, screens.confirm_resign(run, owner=_name(interaction)),
-                               edit=True)
+            screen = screens.confirm_resign(run, owner=_name(interaction))
+            await self.boards.present(interaction, screen, edit=True)
         elif verb in ("board", "resume"):
-            await self.redraw(interaction, run)
+            await self.boards.redraw(interaction, run)
         elif verb == "again":
             screen = await self.open_game(interaction, run.game, run.variant)
-            await self.present(
+            await self.boards.present(
                 interaction, screen, edit=False, ephemeral=_is_ephemeral(interaction)
             )
         elif verb == "show":
             # A daily's or a challenge's cards never go to a channel: the board comes back
             # privately.
-            screen = screens.board(run, owner=_name(interaction), standing=await self.standing(run))
+            standing = await self.boards.standing(run)
+            screen = screens.board(run, owner=_name(interaction), standing=standing)
             private = run.kind in (RunKind.DAILY, RunKind.CHALLENGE)
-            await self.present(interaction, screen, edit=False,
+            await self.boards.present(interaction, screen, edit=False,
                                ephemeral=click.arg == "p" or private)
         else:  # pragma: no cover - CONTROLS and this chain are kept in step
             raise RuntimeError(f"no handler for control {verb!r}")
@@ -235,7 +228,7 @@ class Play(commands.Cog):
         run, found = await hints.suggest(run_id, interaction.user.id, version)
         log.info("run %s: hint %r for user %s", run.id, found.action, interaction.user.id)
         async with written(run):
-            await self.redraw(interaction, run,
+            await self.boards.redraw(interaction, run,
                               screens.hint_notice(run, found.action, found.reason))
 
     # ----- shared ----------------------------------------------------------------------------
@@ -260,96 +253,6 @@ class Play(commands.Cog):
         )
         _log_start(run, interaction)
         return screens.board(run, owner=_name(interaction))
-
-    async def redraw(
-        self,
-        interaction: discord.Interaction[Any],
-        run: Run,
-        notice: str | None = None,
-        *,
-        last_action: str | None = None,
-    ) -> None:
-        """Answer the click by redrawing the clicked message as the run's board."""
-        owner = _name(interaction) if interaction.user.id == run.owner_id else None
-        standing = await self.standing(run)
-        screen = screens.board(run, owner=owner, notice=notice, standing=standing)
-        await self.present(interaction, screen, edit=True, last_action=last_action)
-
-    async def present(
-        self,
-        interaction: discord.Interaction[Any],
-        screen: screens.Screen,
-        *,
-        edit: bool,
-        ephemeral: bool = False,
-        last_action: str | None = None,
-    ) -> None:
-        """Answer with ``screen``: edit the clicked message, or send a new one. Card faces go
-        on it when synced; its table picture follows once drawn (``bot.faces``)."""
-        run = screen.run
-        if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
-            await extra(run, screen)
-        picture = (
-            self.bot.pictures and run is not None
-            and await self.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
-            and self.bot.tables.has_room()
-        )
-        faces.dress(screen.embed, screen.buttons, self.bot.card_emoji, picture=picture)
-        kwargs = screen.kwargs()
-        if edit:
-            message = interaction.message
-            if not picture and message is not None and message.attachments:
-                kwargs["attachments"] = []  # no stale picture under a board without one
-            if interaction.response.is_done():  # deferred first (a hint): edit it now
-                await interaction.edit_original_response(content=None, **kwargs)
-            else:
-                await interaction.response.edit_message(content=None, **kwargs)
-        else:
-            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-        if picture:
-            assert run is not None
-            self.bot.tables.attach_later(interaction, run, last_action)
-
-    async def standing(self, run: Run) -> str | None:
-        """Where a finished daily stands on its day's boards, and when the next deal comes."""
-        if run.kind is not RunKind.DAILY or not run.over:
-            return None
-        assert run.day is not None
-        found = await self.core.rankings.standing(
-            run.owner_id, run.game, run.variant, run.day, run.guild_id
-        )
-        return standings.standing_text(run, found, self.core.ctx.clock())
-
-    async def after_write(self, interaction: discord.Interaction[Any], run: Run) -> None:
-        """After the click was answered: a daily this click finished is announced."""
-        if run.over:
-            metrics.run_finished(run.game, run.kind.value)
-        if run.kind is RunKind.DAILY and run.over:
-            await results.announce(self.bot, interaction, run)
-        hook = self.finish_hooks.get(run.kind)
-        if run.over and hook is not None:
-            await hook(interaction, run)
-
-
-@contextlib.asynccontextmanager
-async def written(run: Run) -> AsyncIterator[None]:
-    """Around what follows a committed write (the new board, a follow-up): an unexpected
-    error there becomes :class:`replies.AfterWrite`, so the player is told the truth."""
-    try:
-        yield
-    except Exception as exc:
-        raise replies.AfterWrite(run.id) from exc
-
-
-def play_cog(bot: commands.Bot) -> Play | None:
-    """The Play cog, which the boards of every kind of run go through; None when unloaded.
-    The cogs that add to those boards (daily, challenges, series, replays) load after it."""
-    cog = bot.get_cog(Play.__cog_name__)
-    return cog if isinstance(cog, Play) else None
-
-
-def not_yours(run: Run) -> str:
-    return f"This run belongs to <@{run.owner_id}>; start your own with `/play`."
 
 
 def _name(interaction: discord.Interaction[Any]) -> str:

@@ -20,7 +20,6 @@ from discord.ext import commands
 from bot import replay_screens as views
 from bot import replies, screens
 from bot.buttons import Click, button
-from bot.cogs.play import play_cog
 from bot.standings import REPLAY, replay_open_id
 from core import Refusal, Run, RunKind, RunNotFound
 from core.replays import Step
@@ -42,15 +41,11 @@ class Replays(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.clicks.register(REPLAY, self.on_click)
-        play = play_cog(self.bot)
-        if play is not None:
-            play.board_extras[RunKind.DAILY] = self.dress
+        self.bot.presenter.board_extras[RunKind.DAILY] = self.dress
 
     async def cog_unload(self) -> None:
         self.bot.clicks.unregister(REPLAY)
-        play = play_cog(self.bot)
-        if play is not None:
-            play.board_extras.pop(RunKind.DAILY, None)
+        self.bot.presenter.board_extras.pop(RunKind.DAILY, None)
 
     @app_commands.command(name="replay")
     @app_commands.describe(run="The run's number (on the leaderboard and its board)")

@@ -20,13 +20,13 @@ from discord.ext import commands
 from bot import challenge_screens as views
 from bot import metrics, replies, screens
 from bot.buttons import Click
-from bot.cogs.play import not_yours, play_cog, written
+from bot.presenter import written
+from bot.replies import not_yours
 from core import NotYourRun, Refusal, Run, RunKind
 from core.series import LENGTHS
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
-    from bot.cogs.play import Play
 
 log = logging.getLogger(__name__)
 
@@ -42,21 +42,13 @@ class Series(commands.Cog):
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
 
-    @property
-    def play(self) -> Play:
-        play = play_cog(self.bot)
-        assert play is not None, "the play cog is loaded first (EXTENSIONS)"
-        return play
-
     async def cog_load(self) -> None:
         self.bot.clicks.register(views.SERIES, self.on_click)
-        self.play.board_extras[RunKind.SERIES] = self.dress
+        self.bot.presenter.board_extras[RunKind.SERIES] = self.dress
 
     async def cog_unload(self) -> None:
         self.bot.clicks.unregister(views.SERIES)
-        play = play_cog(self.bot)
-        if play is not None:
-            play.board_extras.pop(RunKind.SERIES, None)
+        self.bot.presenter.board_extras.pop(RunKind.SERIES, None)
 
     @app_commands.command(name="series")
     @app_commands.describe(
@@ -85,7 +77,7 @@ class Series(commands.Cog):
             metrics.run_started(started.run.game, started.run.kind.value)
         notice = NEW_SERIES.format(length=started.series.length) if started.created else GOING
         screen = screens.board(started.run, owner=interaction.user.display_name, notice=notice)
-        await self.play.present(interaction, screen, edit=False, ephemeral=private)
+        await self.bot.presenter.present(interaction, screen, edit=False, ephemeral=private)
 
     async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """``dd.se:next:<series id>:<run number>`` and ``dd.se:new:<length>``, checked by
@@ -102,7 +94,7 @@ class Series(commands.Cog):
             _, run, dealt = await self.bot.core.series.next(series_id, interaction.user.id,
                                                             after)
         except NotYourRun as exc:
-            await replies.notice(interaction, not_yours(exc.run))
+            await replies.notice(interaction, not_yours(exc.run.owner_id))
             return
         except Refusal as exc:
             log.info("refused: next run of series %s by user %s: %s", series_id,
@@ -115,7 +107,7 @@ class Series(commands.Cog):
             metrics.run_started(run.game, run.kind.value)
         async with written(run):
             screen = screens.board(run, owner=interaction.user.display_name)
-            await self.play.present(interaction, screen, edit=True)
+            await self.bot.presenter.present(interaction, screen, edit=True)
 
     async def _new(self, interaction: discord.Interaction[Any], length: int) -> None:
         try:
@@ -132,7 +124,7 @@ class Series(commands.Cog):
         screen = screens.board(started.run, owner=interaction.user.display_name, notice=notice)
         message = interaction.message
         private = bool(message is not None and message.flags.ephemeral)
-        await self.play.present(interaction, screen, edit=False, ephemeral=private)
+        await self.bot.presenter.present(interaction, screen, edit=False, ephemeral=private)
 
     async def dress(self, run: Run, screen: screens.Screen) -> None:
         """A series run's board: its place in the series, the total, and Next run."""

@@ -1,0 +1,121 @@
+"""Answering with a run's board: the one presenter every cog that shows boards goes through.
+
+A board of any kind of run (practice, daily, challenge, series) is drawn by :mod:`bot.screens`
+and answered here: features add to their kind of run's boards before they are sent
+(``board_extras``: a challenge's deadline, a series' total, a daily's replay button) and act
+once a click has finished such a run (``finish_hooks``); card faces go on the board when
+synced, and its table picture follows once drawn (:mod:`bot.faces`). The presenter holds no
+game state: it answers one interaction with what the core returned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import faces, metrics, replies, results, screens, standings
+from core import Run, RunKind
+
+if TYPE_CHECKING:
+    from bot.client import DungeonBot
+
+#: What a feature adds to a board of its kind of run before it is sent.
+BoardExtra = Callable[[Run, screens.Screen], Awaitable[None]]
+#: What a feature does once a click has finished a run of its kind.
+FinishHook = Callable[[discord.Interaction[Any], Run], Awaitable[None]]
+
+
+class Presenter:
+    """Draws and answers boards for every cog (see the module docstring)."""
+
+    def __init__(self, bot: DungeonBot) -> None:
+        self.bot = bot
+        #: Registered by the cogs of those kinds of runs as they load, removed as they unload.
+        self.board_extras: dict[RunKind, BoardExtra] = {}
+        self.finish_hooks: dict[RunKind, FinishHook] = {}
+
+    async def redraw(
+        self,
+        interaction: discord.Interaction[Any],
+        run: Run,
+        notice: str | None = None,
+        *,
+        last_action: str | None = None,
+    ) -> None:
+        """Answer the click by redrawing the clicked message as the run's board."""
+        owner = interaction.user.display_name if interaction.user.id == run.owner_id else None
+        standing = await self.standing(run)
+        screen = screens.board(run, owner=owner, notice=notice, standing=standing)
+        await self.present(interaction, screen, edit=True, last_action=last_action)
+
+    async def present(
+        self,
+        interaction: discord.Interaction[Any],
+        screen: screens.Screen,
+        *,
+        edit: bool,
+        ephemeral: bool = False,
+        last_action: str | None = None,
+    ) -> None:
+        """Answer with ``screen``: edit the clicked message, or send a new one. Card faces go
+        on it when synced; its table picture follows once drawn (``bot.faces``)."""
+        bot = self.bot
+        run = screen.run
+        if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
+            await extra(run, screen)
+        picture = (
+            bot.pictures and run is not None
+            and await bot.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
+            and bot.tables.has_room()
+        )
+        faces.dress(screen.embed, screen.buttons, bot.card_emoji, picture=picture)
+        kwargs = screen.kwargs()
+        if edit:
+            message = interaction.message
+            if not picture and message is not None and message.attachments:
+                kwargs["attachments"] = []  # no stale picture under a board without one
+            if interaction.response.is_done():  # deferred first (a hint): edit it now
+                await interaction.edit_original_response(content=None, **kwargs)
+            else:
+                await interaction.response.edit_message(content=None, **kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+        if picture:
+            assert run is not None
+            bot.tables.attach_later(interaction, run, last_action)
+
+    async def standing(self, run: Run) -> str | None:
+        """Where a finished daily stands on its day's boards, and when the next deal comes."""
+        if run.kind is not RunKind.DAILY or not run.over:
+            return None
+        assert run.day is not None
+        core = self.bot.core
+        found = await core.rankings.standing(
+            run.owner_id, run.game, run.variant, run.day, run.guild_id
+        )
+        return standings.standing_text(run, found, core.ctx.clock())
+
+    async def after_write(self, interaction: discord.Interaction[Any], run: Run) -> None:
+        """After the click was answered: a run this click finished is counted, a daily is
+        announced, and its kind's feature does what it does at the end."""
+        if not run.over:
+            return
+        metrics.run_finished(run.game, run.kind.value)
+        if run.kind is RunKind.DAILY:
+            await results.announce(self.bot, interaction, run)
+        hook = self.finish_hooks.get(run.kind)
+        if hook is not None:
+            await hook(interaction, run)
+
+
+@contextlib.asynccontextmanager
+async def written(run: Run) -> AsyncIterator[None]:
+    """Around what follows a committed write (the new board, a follow-up): an unexpected
+    error there becomes :class:`replies.AfterWrite`, so the player is told the truth."""
+    try:
+        yield
+    except Exception as exc:
+        raise replies.AfterWrite(run.id) from exc
