@@ -74,7 +74,7 @@ async def run(runs_per_game: int, seed: int, folder: Path, *, pictures: bool,
                 clicked = fake.click(bot, user, message, rng.choice(ids))
                 await fake.settle()
                 clicks.append(fake.answered[clicked] - t0)
-    await bot.tables.close()
+    await bot.table_pictures.close()
     await bot.close()
     gc.unfreeze()
     print(f"table pictures {'on' if pictures else 'off':<3}: setup {setup:5.1f} ms, "

@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot import replies
 from bot.buttons import ClickRouter
-from bot.faces import Tables
+from bot.dressing import TablePictures
 from bot.pictures.emoji import sync_card_emoji
 from bot.presenter import Presenter
 from core import Core
@@ -137,7 +137,7 @@ class DungeonBot(commands.Bot):
         self.pictures = pictures
         #: The card-face emoji's inks (``CARD_COLOURS``): ``four`` or ``two``.
         self.card_colours = card_colours
-        self.tables = Tables(self)
+        self.table_pictures = TablePictures(self)
         #: Every cog answers with a run's board through it (``bot.presenter``).
         self.presenter = Presenter(self)
         #: Card code -> its application emoji, once synced (empty: text cards).
@@ -184,7 +184,7 @@ class DungeonBot(commands.Bot):
     async def close(self) -> None:
         if self._emoji_task is not None:
             self._emoji_task.cancel()
-        await self.tables.close()
+        await self.table_pictures.close()
         await super().close()
         core = getattr(self, "core", None)
         if core is not None:

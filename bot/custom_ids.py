@@ -125,8 +125,9 @@ class Click:
     """One parsed click: its ``kind`` and its checked ``fields`` (for kinds with a verb, the
     verb first), as the list in the module's docstring.
 
-    Moves and controls are also read into ``run_id``, ``version``, ``verb`` (the action of a
-    move, the verb of a control) and ``arg``. A malformed id has kind ``garbled``.
+    Moves and controls are also read into ``run_id`` and ``version``; a move into its
+    ``action`` (the engine's), a control into its ``verb`` and ``arg``. A malformed id has
+    kind ``garbled``.
     """
 
     custom_id: str
@@ -134,6 +135,7 @@ class Click:
     fields: tuple[Value, ...] = ()
     run_id: int | None = None
     version: int | None = None
+    action: str = ""
     verb: str = ""
     arg: str = ""
 
@@ -150,10 +152,11 @@ def parse(custom_id: str) -> Click:
             return garbled
         if kind == MOVE:
             run, version, action = fields
-            return Click(custom_id, kind, fields, int(run), int(version), str(action))
+            return Click(custom_id, kind, fields, int(run), int(version), action=str(action))
         if kind == CONTROL:
             verb, run, version, arg = fields
-            return Click(custom_id, kind, fields, int(run), int(version), str(verb), str(arg))
+            return Click(custom_id, kind, fields, int(run), int(version), verb=str(verb),
+                         arg=str(arg))
         return Click(custom_id, kind, fields)
     if m := _LEGACY.fullmatch(custom_id):
         run_id = ROW_ID(m["run"] or m["crun"])

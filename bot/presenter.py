@@ -4,7 +4,7 @@ A board of any kind of run (practice, daily, challenge, series) is drawn by :mod
 and answered here: features add to their kind of run's boards before they are sent
 (``board_extras``: a challenge's deadline, a series' total, a daily's replay button) and act
 once a click has finished such a run (``finish_hooks``); card faces go on the board when
-synced, and its table picture follows once drawn (:mod:`bot.faces`). The presenter holds no
+synced, and its table picture follows once drawn (:mod:`bot.dressing`). The presenter holds no
 game state: it answers one interaction with what the core returned.
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import faces, metrics, replies, results, screens, standings
+from bot import dressing, metrics, replies, results, screens, standings
 from core import Run, RunKind
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class Presenter:
         last_action: str | None = None,
     ) -> None:
         """Answer with ``screen``: edit the clicked message, or send a new one. Card faces go
-        on it when synced; its table picture follows once drawn (``bot.faces``)."""
+        on it when synced; its table picture follows once drawn (``bot.dressing``)."""
         bot = self.bot
         run = screen.run
         if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
@@ -69,9 +69,9 @@ class Presenter:
         picture = (
             bot.pictures and run is not None
             and await bot.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
-            and bot.tables.has_room()
+            and bot.table_pictures.has_room()
         )
-        faces.dress(screen.embed, screen.buttons, bot.card_emoji, picture=picture)
+        dressing.dress(screen.embed, screen.buttons, bot.card_emoji, picture=picture)
         kwargs = screen.kwargs()
         if edit:
             message = interaction.message
@@ -85,7 +85,7 @@ class Presenter:
             await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
         if picture:
             assert run is not None
-            bot.tables.attach_later(interaction, run, last_action)
+            bot.table_pictures.attach_later(interaction, run, last_action)
 
     async def standing(self, run: Run) -> str | None:
         """Where a finished daily stands on its day's boards, and when the next deal comes."""

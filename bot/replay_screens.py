@@ -50,7 +50,7 @@ def step_screen(step: Step, *, owner: str | None = None) -> tuple[discord.Embed,
     elif turn is not None:
         add_field(embed, "Turning point", turn.text, inline=False)
     embed.set_footer(text=f"Step {step.number} of {step.total} · final score "
-                     f"{run.table['score_text']}")
+                     f"{run.view['score_text']}")
     return embed, _buttons(step)
 
 

@@ -1,8 +1,8 @@
 """What the bot shows: a run's board with its buttons, and the small screens around it.
 
 Each function turns a core ``Run`` into a :class:`Screen` (one embed and its rows of
-buttons). The board itself (embed and game buttons) is drawn by ``bot.boards`` from the
-engine's view of the state (``Run.table``); this module adds the adapter's controls in row 4.
+buttons). The board itself (embed and game buttons) is drawn by ``bot.games`` from the
+engine's view of the state (``Run.view``); this module adds the adapter's controls in row 4.
 Every button carries the run's version, so a board acts only on the run as it showed it.
 Nothing here talks to Discord or the database.
 """
@@ -54,13 +54,13 @@ def board(
 
     A daily's board also shows its deal's commitment, and once over, ``standing``: where the
     run stands on the day's boards."""
-    table = run.table
+    view = run.view
     if run.status is RunStatus.RESIGNED:
         # The engine's state does not know about resigning: its prompt would still ask for a
         # move, so the board closes on the resignation instead.
-        table = {**table, "prompt": RESIGNED}
+        view = {**view, "prompt": RESIGNED}
     drawn = render_board(
-        table, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
+        view, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
         notice=notice,
     )
     if run.kind is RunKind.DAILY:
@@ -89,7 +89,7 @@ def board(
 
 def hint_notice(run: Run, action: str, reason: str) -> str:
     """The line a hint adds atop the board: the move as its button reads, and why."""
-    label = run.engine.label(run.table, action)
+    label = run.engine.label(run.view, action)
     return f"💡 Hint: **{label}** — {reason}"
 
 
@@ -141,7 +141,7 @@ def describe(run: Run) -> str:
     """One line about a run: game, variant, kind, progress."""
     kind = f"daily {run.day}" if run.kind is RunKind.DAILY else run.kind.value
     return (
-        f"{run.title} ({run.variant}, {kind}) · move {run.moves} · {run.table['score_text']} · "
+        f"{run.title} ({run.variant}, {kind}) · move {run.moves} · {run.view['score_text']} · "
         f"run #{run.id}"
     )
 
@@ -166,5 +166,5 @@ def _control(
 def _still(run: Run, *, owner: str | None, notice: str) -> discord.Embed:
     """The board's embed alone, drawn with no actions so it offers no buttons."""
     return render_board(
-        run.table, [], run_id=run.id, kind=run.kind, day=run.day, owner=owner, notice=notice
+        run.view, [], run_id=run.id, kind=run.kind, day=run.day, owner=owner, notice=notice
     ).embed

@@ -286,7 +286,7 @@ def verify(game: str, variant: str, day: str, commitment: str, seed: int | None,
 def transcript(run: Run, moves: list[str]) -> str:
     """A run's moves in the terminal's transcript format (``python -m rules replay``)."""
     head = (f"# {run.title} ({run.variant}), seed {run.seed}, run #{run.id}: "
-            f"{run.table['score_text']}\n"
+            f"{run.view['score_text']}\n"
             f"# python -m rules replay {run.game} --variant {run.variant} --seed {run.seed} "
             f"--actions run-{run.id}.txt\n")
     return head + "".join(f"{move}\n" for move in moves)

@@ -68,7 +68,7 @@ class Run:
         return GAMES[self.game]
 
     @property
-    def table(self) -> dict[str, Any]:
+    def view(self) -> dict[str, Any]:
         """The engine's public view of the state (``Game.view``): what the board draws."""
         return self.engine.view(self.state)
 

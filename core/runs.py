@@ -250,7 +250,7 @@ class Runs:
         if run.hinted:
             return run
         saved = dataclasses.replace(run, hinted=True, version=run.version + 1)
-        _update(tx, saved, run.version, run.engine.dump(run.state), run.table, now)
+        _update(tx, saved, run.version, run.engine.dump(run.state), run.view, now)
         return saved
 
     # ----- helpers of the transactions ----------------------------------------------------

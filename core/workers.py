@@ -112,7 +112,7 @@ PARENT_CHECK = 1.0
 
 #: How much lower than the bot's the scheduling priority of a lane's worker is (``nice``):
 #: pictures and pars use the CPU the bot leaves, so that on a small machine under load clicks
-#: are answered first and pictures are left out (``bot.faces``) instead of clicks slowed.
+#: are answered first and pictures are left out (``bot.dressing``) instead of clicks slowed.
 #: Hints keep the bot's: a player is waiting for one.
 NICENESS = {PICTURES: 10, BACKGROUND: 15}
 

@@ -131,10 +131,10 @@ class Play(commands.Cog):
             if click.kind == MOVE:
                 assert click.version is not None
                 run = await self.core.runs.act(
-                    click.run_id, interaction.user.id, click.version, click.verb
+                    click.run_id, interaction.user.id, click.version, click.action
                 )
                 async with written(run):
-                    await self.boards.redraw(interaction, run, last_action=click.verb)
+                    await self.boards.redraw(interaction, run, last_action=click.action)
                     await self.boards.after_write(interaction, run)
             elif click.kind == CONTROL:
                 await self._control(interaction, click)

@@ -63,7 +63,7 @@ async def test_two_players_accept_get_the_same_deal_and_the_card_follows_them(
     bobs_board = accepted.response
     (alices,) = await world.core.runs.unfinished(world.alice.id)
     (bobs,) = await world.core.runs.unfinished(world.bob.id)
-    assert bobs.seed == alices.seed and bobs.table == alices.table
+    assert bobs.seed == alices.seed and bobs.view == alices.view
     assert world.description(bobs_board).split("\n\n", 1)[1] == world.description(
         alices_board).split("\n\n", 1)[1]  # the same table, below each one's own notice
     now = world.message(card)

@@ -66,7 +66,7 @@ async def test_the_same_position_gets_the_same_hint(world, error_logs):
     await world.click(world.alice, board, world.control(board, "hint")["custom_id"])
     shown = world.description(world.message(board)).splitlines()[0]
     marked, again = await world.core.hints.suggest(run.id, world.alice.id, run.version + 1)
-    label = marked.engine.label(marked.table, again.action)
+    label = marked.engine.label(marked.view, again.action)
     assert shown == f"*💡 Hint: **{label}** — {again.reason}*"
     assert marked.version == run.version + 1  # already hinted: no second write
 

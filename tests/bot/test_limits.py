@@ -79,7 +79,7 @@ def test_every_board_fits_discords_limits(game):
     most = 0
     for state in states(game):
         run = worst_run(game, state)
-        status = RunStatus.OVER if run.table["over"] else RunStatus.PLAYING
+        status = RunStatus.OVER if run.view["over"] else RunStatus.PLAYING
         run = dataclasses.replace(run, status=status)
         most = max(most, check(screens.board(run, owner=LONG_NAME, notice=screens.STALE).buttons))
         if status is RunStatus.PLAYING:

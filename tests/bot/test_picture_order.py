@@ -1,6 +1,6 @@
 """An older table picture never lands on a newer board: the version check and the edit of
-``bot.faces.Tables`` are one step per run, so the newest board's picture is always the last
-one put on the message."""
+``bot.dressing.TablePictures`` are one step per run, so the newest board's picture is always
+the last one put on the message."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
-from bot.faces import Tables
+from bot.dressing import TablePictures
 
 
 class Message:
@@ -32,15 +32,15 @@ async def test_a_newer_boards_picture_lands_after_an_older_one_in_flight():
         return stored["version"]
 
     bot = SimpleNamespace(core=SimpleNamespace(runs=SimpleNamespace(version=version)))
-    tables = Tables(bot)  # type: ignore[arg-type]
+    tables = TablePictures(bot)  # type: ignore[arg-type]
 
     async def png(view: dict[str, Any], last_action: str | None) -> bytes:
         return b"\x89PNG"
 
     tables.png = png  # type: ignore[method-assign]
     message = Message()
-    old = SimpleNamespace(id=7, version=1, table={})
-    new = SimpleNamespace(id=7, version=2, table={})
+    old = SimpleNamespace(id=7, version=1, view={})
+    new = SimpleNamespace(id=7, version=2, view={})
 
     tables.attach_later(message.interaction(1, delay=0.05), old, None)  # a slow edit
     await asyncio.sleep(0.01)  # version 1 checked, its edit in flight

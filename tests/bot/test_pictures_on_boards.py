@@ -24,8 +24,8 @@ async def settle(world) -> None:
     bot = world.env.bot
     if bot._emoji_task is not None:
         await bot._emoji_task
-    while bot.tables._tasks:
-        await asyncio.gather(*bot.tables._tasks)
+    while bot.table_pictures._tasks:
+        await asyncio.gather(*bot.table_pictures._tasks)
 
 
 async def test_boards_show_card_faces_and_the_table(world, error_logs):
@@ -80,7 +80,7 @@ async def test_boards_go_without_pictures_while_the_worker_is_behind(world, erro
             "dungeon_deck_pictures_total", {"outcome": "skipped"})
 
     await settle(world)
-    tables = world.env.bot.tables
+    tables = world.env.bot.table_pictures
     board = await world.play(world.alice, "donsol")
     await settle(world)
     assert len(world.message(board).attachments) == 1

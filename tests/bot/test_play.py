@@ -25,8 +25,8 @@ async def test_a_whole_run_by_clicking_ends_on_the_final_board(world, error_logs
     assert run.status == "over"
     assert final.id == board.id, "every click edited the board in place"
     text = world.description(final)
-    assert outcome_heading(run.table, BOARDS[run.game].headings) in text
-    assert run.table["score_text"] in text
+    assert outcome_heading(run.view, BOARDS[run.game].headings) in text
+    assert run.view["score_text"] in text
     assert [b["label"] for b in world.buttons(final)] == ["Play again"]
     assert len(await world.core.runs.moves(run.id)) == run.moves > 0
 

@@ -123,12 +123,12 @@ async def test_the_post_goes_out_once_with_deals_top_three_and_seeds(
     names = {alice.owner_id: "alice", bob.owner_id: "bob"}
     second_rank = 1 if first.score == second.score else 2
     assert donsol.splitlines() == [
-        f"1. {names[first.owner_id]}: {first.table['score_text']}",
-        f"{second_rank}. {names[second.owner_id]}: {second.table['score_text']}",
+        f"1. {names[first.owner_id]}: {first.view['score_text']}",
+        f"{second_rank}. {names[second.owner_id]}: {second.view['score_text']}",
         f"Seed `{alice.seed}` · 2 ranked on this server",
     ]
     assert fields["Tomb of Four Kings #14 (standard): final top three"].splitlines() == [
-        f"1. bob: {tomb.table['score_text']}", f"Seed `{tomb.seed}` · 1 ranked on this server",
+        f"1. bob: {tomb.view['score_text']}", f"Seed `{tomb.seed}` · 1 ranked on this server",
     ]
     clear_seed = await world.core.daily.revealed_seed("clear", None, DAY)
     assert fields["Clear the Dungeon #14 (standard): final top three"].splitlines() == [

@@ -76,7 +76,7 @@ async def test_two_clicks_at_once_play_one_move_and_the_other_is_stale(raw, erro
     await fake.settle()
 
     log = await bot.core.runs.moves(run_id)
-    assert len(log) == 1 and log[0] in (parse(first).verb, parse(second).verb)
+    assert len(log) == 1 and log[0] in (parse(first).action, parse(second).action)
     answers = [fake.response(a), fake.response(b)]
     assert [r["type"] for r in answers] == [UPDATE_MESSAGE, UPDATE_MESSAGE]
     stale = [r for r in answers if description(r).startswith(f"*{STALE}")]
@@ -93,7 +93,7 @@ async def test_the_same_button_clicked_twice_at_once_plays_it_once(raw, error_lo
     clicks = [fake.click(bot, ALICE, message, button) for _ in range(3)]
     await fake.settle()
 
-    assert await bot.core.runs.moves(run_id) == [parse(button).verb]
+    assert await bot.core.runs.moves(run_id) == [parse(button).action]
     stale = [i for i in clicks if description(fake.response(i)).startswith(f"*{STALE}")]
     assert len(stale) == 2
 

@@ -94,7 +94,7 @@ async def test_replay_pages_through_the_run_and_survives_a_restart(
     world.core.replays.budget_per_step = TURN_BUDGET
     last = (await world.click(world.alice, step1, by_label(step1, "Last")["custom_id"])).response
     assert f"Step {len(moves)} of {len(moves)}" in last.embeds[0].footer.text
-    assert f"Final score: **{run.table['score_text']}**" in world.description(last)
+    assert f"Final score: **{run.view['score_text']}**" in world.description(last)
     assert by_label(last, "Forward").get("disabled")
     back = (await world.click(world.alice, last, by_label(last, "Back")["custom_id"])).response
     assert f"Step {len(moves) - 1} of {len(moves)}" in back.embeds[0].footer.text

@@ -38,7 +38,7 @@ async def test_an_action_commits_the_move_and_the_state_together(
     run = await core.runs.start(ALICE, "donsol", seed=0)  # room 3D JC 8C 4H
     clock.advance(seconds=5)
     after = await core.runs.act(run.id, ALICE, 0, "take 3D")
-    assert after.moves == 1 and after.table["shield"] == "3D" and after.score == [1, 21]
+    assert after.moves == 1 and after.view["shield"] == "3D" and after.score == [1, 21]
     assert after.updated_at == "2026-12-01T12:00:05.000+00:00" and after.status == "playing"
     assert query(db_path, "SELECT run_id, number, action, at FROM moves") == [
         (run.id, 1, "take 3D", "2026-12-01T12:00:05.000+00:00")

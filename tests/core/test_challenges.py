@@ -34,7 +34,7 @@ async def test_two_and_three_players_get_the_same_deal_and_one_run_each(core: Co
     assert bob.created and carol.created
     for accepted in (bob, carol):
         assert accepted.run.seed == alices.seed
-        assert accepted.run.table == alices.table  # exactly that deal
+        assert accepted.run.view == alices.view  # exactly that deal
         assert accepted.run.kind is RunKind.CHALLENGE
     again = await core.challenges.accept(challenge.id, BOB)
     assert not again.created and again.run.id == bob.run.id  # no second run

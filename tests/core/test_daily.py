@@ -192,7 +192,7 @@ async def test_stats_count_runs_wins_best_and_average(core: Core) -> None:
     assert stats.finished == 3 and stats.dailies == 1
     assert stats.wins == sum(run.outcome == "won" for run in runs)
     best = max(runs, key=lambda r: r.score)
-    assert stats.best_score == best.score and stats.best_text == best.table["score_text"]
+    assert stats.best_score == best.score and stats.best_text == best.view["score_text"]
     assert stats.average_points == pytest.approx(sum(r.score[0] for r in runs) / 3)
     assert record.current_streak == 1
 

@@ -35,7 +35,7 @@ async def test_a_practice_run_is_dealt_from_a_fresh_random_seed(
     assert (run.owner_id, run.guild_id, run.channel_id) == (ALICE, 7, 8)
     assert run.variant == "normal" and run.title == "Donsol"
     assert GAMES["donsol"].dump(run.state) == GAMES["donsol"].dump(GAMES["donsol"].new(12345))
-    assert run.table["room"] == list(run.state.room) and run.actions == GAMES["donsol"].actions(
+    assert run.view["room"] == list(run.state.room) and run.actions == GAMES["donsol"].actions(
         run.state
     )
     assert run.created_at == run.updated_at == "2026-12-01T12:00:00.000+00:00"
@@ -66,7 +66,7 @@ async def test_an_explicit_deck_is_dealt_and_kept(db_path: Path, clock: Clock) -
     async with await Core.open(db_path, clock=clock) as svc:
         run = await svc.runs.get(run_id)
     assert run.deck == deck
-    assert run.table["room"] == ["BJ", "RJ", "KC", "QC"]
+    assert run.view["room"] == ["BJ", "RJ", "KC", "QC"]
 
 
 async def test_bad_starts_are_refused_and_write_nothing(
@@ -232,7 +232,7 @@ async def test_a_past_day_practice_deals_the_daily_seed(
     for _ in range(2):  # a past deal can be practised again and again
         past = await core.daily.practise(BOB, "donsol", "easy", "2026-12-01")
         assert (past.kind, past.day, past.seed) == ("practice", "2026-12-01", daily.seed)
-        assert past.table == daily.table
+        assert past.view == daily.view
 
 
 async def test_the_daily_secret_is_generated_once_and_kept(db_path: Path, clock: Clock) -> None:

@@ -1,4 +1,4 @@
-"""Card faces on boards: the synced application emoji on move buttons and in board text, and
+"""What a board is dressed in: the synced card-face emoji on move buttons and in board text, and
 the table picture attached to each board.
 
 Boards never break because of pictures: without synced emoji (no permission, limit reached,
@@ -13,7 +13,7 @@ bot's own, and that edit is skipped when the run has moved on in the meantime; t
 the edit are one step per run, so a newer board's picture always lands last.
 
 When more clicks come than the worker can draw for (a small machine with hundreds of players
-at once), boards go out without a picture until it has caught up (:meth:`Tables.has_room`):
+at once), boards go out without a picture until it has caught up (:meth:`TablePictures.has_room`):
 the text board is complete, and clicks stay fast instead of every one waiting for a CPU that
 pictures have taken over.
 """
@@ -86,7 +86,7 @@ def dress(embed: discord.Embed, rows: ButtonRows, emoji: CardEmoji,
 MAX_IN_FLIGHT = 8
 
 
-class Tables:
+class TablePictures:
     """Draws and attaches table pictures after the click was answered."""
 
     def __init__(self, bot: DungeonBot, max_in_flight: int = MAX_IN_FLIGHT) -> None:
@@ -116,7 +116,7 @@ class Tables:
         self, interaction: discord.Interaction[Any], run: Run, last_action: str | None
     ) -> None:
         try:
-            file = discord.File(io.BytesIO(await self.png(run.table, last_action)), FILENAME)
+            file = discord.File(io.BytesIO(await self.png(run.view, last_action)), FILENAME)
             # The check and the edit under one lock per run: otherwise an older picture
             # checked before a newer board was drawn could land after that board's own.
             async with self._turn(run.id):
