@@ -157,15 +157,17 @@ async def test_an_advisory_lock_goes_to_one_process_at_a_time(pg_url: str) -> No
             assert after is True
         # With wait=True the second waits for the first to let go.
         order: list[str] = []
+        held = asyncio.Event()  # not a sleep: on a busy machine the first may take longer
 
         async def hold() -> None:
             async with one.singleton("sync", wait=True):
                 order.append("one in")
+                held.set()
                 await asyncio.sleep(0.3)
                 order.append("one out")
 
         async def queue() -> None:
-            await asyncio.sleep(0.1)
+            await held.wait()
             async with two.singleton("sync", wait=True) as got:
                 order.append(f"two in ({got})")
 
