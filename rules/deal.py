@@ -20,6 +20,10 @@ ALGORITHM = "v1"
 SEED_LIMIT = 2**64
 _TWO64 = 2**64
 _FOUR_WORDS = struct.Struct(">4Q")  # a block's 32 bytes as four big-endian words
+_SEED_AND_BLOCK = struct.Struct(">QQ")  # a block's hash input: seed ‖ block index
+_sha256 = hashlib.sha256
+#: ``below(n)``'s rejection limit for the small ``n`` a deck's shuffle draws with.
+_LIMITS: tuple[int, ...] = (0, *(_TWO64 - (_TWO64 % n) for n in range(1, 129)))
 
 
 def check_seed(seed: int) -> int:
@@ -66,7 +70,7 @@ class Stream:
         """A uniform integer in ``[0, n)``, by rejection of the top partial range."""
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
-        limit = _TWO64 - (_TWO64 % n)
+        limit = _LIMITS[n] if n < len(_LIMITS) else _TWO64 - (_TWO64 % n)
         while True:
             x = self.next_word()
             if x < limit:
@@ -81,10 +85,51 @@ class Stream:
 
 def shuffled(seed: int, cards: Sequence[str], position: int = 0) -> tuple[tuple[str, ...], int]:
     """Return ``(cards shuffled, new stream position)``; the input is left unchanged."""
-    stream = Stream(seed, position)
+    check_seed(seed)
     deck = list(cards)
-    stream.shuffle(deck)
-    return tuple(deck), stream.position
+    used = shuffle_from(seed, position, deck)
+    return tuple(deck), used
+
+
+def _words(seed: int, start: int, count: int) -> list[int]:
+    """Words ``start`` … ``start + count - 1`` of the stream, hashing each block once."""
+    first, last = start >> 2, (start + count - 1) >> 2
+    pack = _SEED_AND_BLOCK.pack
+    data = b"".join([_sha256(pack(seed, b)).digest() for b in range(first, last + 1)])
+    words = struct.unpack(f">{(last - first + 1) * 4}Q", data)
+    offset = start & 3
+    return list(words[offset : offset + count])
+
+
+def shuffle_from(seed: int, position: int, items: MutableSequence[T]) -> int:
+    """:meth:`Stream.shuffle` of ``items`` in place from word ``position`` (the seed already
+    checked); returns the new position. The same draws, bit for bit, fetched in one batch:
+    a shuffle of n cards takes n − 1 words unless ``below`` throws one away (about once in
+    10¹⁷ shuffles), and from such a word on the plain :class:`Stream` takes over."""
+    n = len(items)
+    if n < 2:
+        return position
+    if n < len(_LIMITS):
+        words = _words(seed, position, n - 1)
+        k = 0
+        for m, x, limit in zip(range(n, 1, -1), words, _LIMITS[n:1:-1], strict=True):
+            if x >= limit:
+                break
+            j = x % m
+            items[m - 1], items[j] = items[j], items[m - 1]
+            k += 1
+        else:
+            return position + n - 1
+        # Word ``position + k`` was thrown away: draw the rest one word at a time.
+        stream = Stream(seed, position + k + 1)
+        m = n - k
+    else:
+        stream = Stream(seed, position)
+        m = n
+    for i in range(m - 1, 0, -1):
+        j = stream.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return stream.position
 
 
 def daily_seed(secret: str | bytes, game: str, variant: str, day: str) -> int:
