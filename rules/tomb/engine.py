@@ -141,6 +141,26 @@ def encounter_options(hand: tuple[str, ...] | list[str], encounter: str) -> list
     return options
 
 
+def _has_choice(hand: tuple[str, ...], encounter: str) -> bool:
+    """Whether :func:`encounter_options` offers more than ``flip``."""
+    suit = encounter[-1]
+    if SKILL_FOR[suit] in hand:
+        return True
+    if suit == "S":
+        strength = NUMBER[encounter]
+        return any(TREASURE_VALUE.get(c, 0) >= strength for c in hand)
+    return False
+
+
+def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``cards`` less the first ``card`` (``ValueError`` when absent, like ``list.remove``)."""
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+#: Each card as a player reads it, worked out once.
+_SHOWN: dict[str, str] = {c: display(c) for c in CANONICAL}
+
 # ----- the words a board shows (the terminal and Discord alike) ---------------------------
 
 #: Damage a player survives: the hit point counter runs 10♥ … 2♥, the 2♥ turned is death.
@@ -254,7 +274,11 @@ def action_label(view: dict[str, Any], action: str) -> str:
 
 
 class _Table:
-    """A mutable working copy of a state while one action plays out (fast, then frozen)."""
+    """A mutable working copy of a state while one action plays out (fast, then frozen).
+
+    The card rows stay tuples, replaced rather than changed: most actions touch one or two of
+    them, so the rest pass to the next state as they are.
+    """
 
     __slots__ = (
         "counter", "damage", "deck", "delve_turns", "discards", "encounter", "events",
@@ -263,13 +287,13 @@ class _Table:
     )
 
     def __init__(self, s: TombState) -> None:
-        self.deck = list(s.deck)
-        self.torches = list(s.torches)
-        self.hand = list(s.hand)
-        self.turn = list(s.turn)
-        self.stacks = list(s.stacks)
-        self.discards = list(s.discards)
-        self.counter = list(s.counter)
+        self.deck = s.deck
+        self.torches = s.torches
+        self.hand = s.hand
+        self.turn = s.turn
+        self.stacks = s.stacks
+        self.discards = s.discards
+        self.counter = s.counter
         self.damage = s.damage
         self.encounter = s.encounter
         self.pending = s.pending
@@ -287,13 +311,13 @@ class _Table:
 
     def freeze(self, s: TombState) -> TombState:
         return TombState(
-            variant=s.variant, seed=s.seed, stream=s.stream, deck=tuple(self.deck),
-            torches=tuple(self.torches), hand=tuple(self.hand), damage=self.damage,
-            turn=tuple(self.turn), encounter=self.encounter, pending=self.pending,
+            variant=s.variant, seed=s.seed, stream=s.stream, deck=self.deck,
+            torches=self.torches, hand=self.hand, damage=self.damage,
+            turn=self.turn, encounter=self.encounter, pending=self.pending,
             owed=self.owed, phase=self.phase, delve_turns=self.delve_turns,
             retreat_turns=self.retreat_turns, retreat_needed=self.retreat_needed,
-            stacks=tuple(self.stacks), discards=tuple(self.discards),
-            counter=tuple(self.counter), outcome=self.outcome, moves=s.moves + 1,
+            stacks=self.stacks, discards=self.discards,
+            counter=self.counter, outcome=self.outcome, moves=s.moves + 1,
             events=tuple(self.events),
         )
 
@@ -302,7 +326,7 @@ class _Table:
     def play_on(self) -> None:
         """Turn cards until the player has a choice, the turn ends or the game does."""
         while self.in_turn and self.outcome is None and self.pending is None:
-            if self.encounter is not None and len(encounter_options(self.hand, self.encounter)) > 1:
+            if self.encounter is not None and _has_choice(self.hand, self.encounter):
                 return
             self.turn_card()
 
@@ -324,15 +348,16 @@ class _Table:
         if not self.deck:
             self.end("lost_in_dark", "The deck is empty: you are lost in the dark.")
             return
-        card = self.deck.pop(0)
-        shown = display(card)
+        card = self.deck[0]
+        self.deck = self.deck[1:]
+        shown = _SHOWN[card]
         if card[0] == "A":
             self.burn(card, f"You turn {shown}")
         elif card[0] == "J" and card != "RJ":
-            self.hand.append(card)
+            self.hand += (card,)
             self.events.append(f"You turn {shown}: {SKILL_NAMES[card]} joins your hand.")
         elif card[0] == "Q":
-            self.turn.append(card)
+            self.turn += (card,)
             if self.encounter is not None:
                 self.events.append(
                     f"You turn {shown}: the goddess smiles on you and the "
@@ -347,11 +372,11 @@ class _Table:
                     f"You turn {shown}: the goddess smiles on you. The next encounter is won."
                 )
         elif card not in NUMBER:  # a King or the Scroll of Light
-            self.turn.append(card)
+            self.turn += (card,)
             what = "the Scroll of Light" if card == "RJ" else "a King's treasure"
             self.events.append(f"You turn {shown}: {what}! It waits in the turn.")
         else:
-            self.turn.append(card)
+            self.turn += (card,)
             if self.encounter is None:
                 self.meet(card)
             else:
@@ -429,33 +454,34 @@ class _Table:
             if not self.deck:
                 self.end("lost_in_dark", "The deck runs out while you discard: lost in the dark.")
                 return
-            card = self.deck.pop(0)
+            card = self.deck[0]
+            self.deck = self.deck[1:]
             if card[0] == "A":
-                self.burn(card, f"You discard {display(card)}")
+                self.burn(card, f"You discard {_SHOWN[card]}")
                 if self.outcome is not None:
                     return
             else:
-                self.discards.append(card)
-                self.events.append(f"You discard {display(card)}: it is out of the game.")
+                self.discards += (card,)
+                self.events.append(f"You discard {_SHOWN[card]}: it is out of the game.")
         self.lose_turn()
 
     def burn(self, ace: str, lead: str) -> None:
         """An Ace turned up (``lead`` says how): a torch burns, or the 4th-Ace rule."""
         burnt = sum(1 for c in self.torches if c != "RJ")
         if burnt < TORCHES - 1:
-            self.torches.append(ace)
+            self.torches += (ace,)
             left = TORCHES - 1 - burnt
             self.events.append(f"{lead}: a torch burns out, {left} left.")
         elif "RJ" in self.hand:
-            self.hand.remove("RJ")
-            self.torches.append("RJ")
-            self.deck.append(ace)
+            self.hand = _without(self.hand, "RJ")
+            self.torches += ("RJ",)
+            self.deck += (ace,)
             self.events.append(
                 f"{lead}: your last torch fails, but the Scroll of Light 🃏 burns in its "
                 f"place and {display(ace)} goes to the bottom of the deck."
             )
         else:
-            self.torches.append(ace)
+            self.torches += (ace,)
             self.end("lost_in_dark", f"{lead}: your last torch burns out. Darkness falls.")
 
     def win(self) -> None:
@@ -473,8 +499,8 @@ class _Table:
 
     def collect(self, treasures: list[str]) -> None:
         if treasures:
-            self.hand.extend(treasures)
-            self.turn = [c for c in self.turn if c not in treasures]
+            self.hand += tuple(treasures)
+            self.turn = tuple([c for c in self.turn if c not in treasures])
             self.events.append(f"You collect {show(treasures)}.")
         self.end_turn()
 
@@ -492,8 +518,8 @@ class _Table:
         self.end_turn()
 
     def end_turn(self) -> None:
-        self.stacks.extend(self.turn)
-        self.turn = []
+        self.stacks += self.turn
+        self.turn = ()
         self.encounter = None
         self.favour = False
         self.in_turn = False
@@ -598,8 +624,8 @@ class Tomb(Game[TombState]):
                     f"{_s(t.retreat_needed)} to the way out."
                 )
         elif verb == "skill":
-            t.hand.remove(arg)
-            t.turn.append(arg)
+            t.hand = _without(t.hand, arg)
+            t.turn += (arg,)
             if t.pending == "door":
                 t.pending, t.owed = None, 0
                 t.events.append(f"You play {display(arg)}, {SKILL_NAMES[arg]}: the lock gives.")
@@ -610,16 +636,16 @@ class Tomb(Game[TombState]):
                 )
             t.win()
         elif verb == "drop":
-            t.hand.remove(arg)
-            t.turn.append(arg)
+            t.hand = _without(t.hand, arg)
+            t.turn += (arg,)
             t.events.append(
                 f"You drop {display(arg)} to buy off the {t.encounter_name()}: no damage, "
                 "no loot."
             )
             t.lose_turn()
         elif verb == "dodge":
-            t.hand.remove("JH")
-            t.counter.append("JH")
+            t.hand = _without(t.hand, "JH")
+            t.counter += ("JH",)
             t.events.append(f"You dodge the blow of {t.owed} with J♥.")
             t.pending, t.owed = None, 0
             t.after_blow()
