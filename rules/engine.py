@@ -107,9 +107,14 @@ class Game(ABC, Generic[S]):
 
         Raises ``IllegalAction`` (saying why) when ``action`` is not in ``actions(state)``.
         """
-        if not isinstance(action, str) or action not in self.actions(state):
+        if not isinstance(action, str) or not self.is_legal(state, action):
             raise IllegalAction(self.refusal(state, action if isinstance(action, str) else ""))
         return self._apply(state, action)
+
+    def is_legal(self, state: S, action: str) -> bool:
+        """Whether ``action`` is in ``actions(state)``. A game may answer faster than building
+        the list, never differently (``tests/rules/test_is_legal.py`` checks)."""
+        return action in self.actions(state)
 
     def is_over(self, state: S) -> bool:
         """True once no action is left."""

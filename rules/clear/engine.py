@@ -217,6 +217,20 @@ class ClearTheDungeon(Game[ClearState]):
         moves.extend([_RESERVE[card] for card in held])
         return moves
 
+    def is_legal(self, state: ClearState, action: str) -> bool:
+        if state.outcome is not None:
+            return False
+        words = action.split(" ")
+        if len(words) == 2 and words[0] == "reserve":
+            return words[1] in state.hand
+        if len(words) != 3 or words[0] != "put" or words[2] not in _PILE_WORDS:
+            return False
+        card, i = words[1], int(words[2]) - 1
+        if card not in state.hand and not (state.reserve and card == state.reserve[-1]):
+            return False
+        pile = state.piles[i]
+        return bool(pile) and card in _allowed(pile[-1], state.attack[i])
+
     def refusal(self, state: ClearState, action: str) -> str:
         if state.outcome is not None:
             return "The game is over."

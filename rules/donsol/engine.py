@@ -191,6 +191,13 @@ class Donsol(Game[DonsolState]):
             moves.append("escape")
         return moves
 
+    def is_legal(self, state: DonsolState, action: str) -> bool:
+        if state.outcome is not None:
+            return False
+        if action == "escape":
+            return self.escape_refusal(state) is None
+        return action[:5] == "take " and action[5:] in state.room
+
     def refusal(self, state: DonsolState, action: str) -> str:
         if state.outcome is not None:
             return "The game is over."
