@@ -24,6 +24,10 @@ _SEED_AND_BLOCK = struct.Struct(">QQ")  # a block's hash input: seed ‖ block i
 _sha256 = hashlib.sha256
 #: ``below(n)``'s rejection limit for the small ``n`` a deck's shuffle draws with.
 _LIMITS: tuple[int, ...] = (0, *(_TWO64 - (_TWO64 % n) for n in range(1, 129)))
+#: ``below(m)`` keeps every word under ``2**64 - m + 1``, so a batch of a shuffle of at most
+#: ``_SAFE_UP_TO`` items whose words are all under ``_SAFE_BELOW`` throws none away.
+_SAFE_UP_TO = 128
+_SAFE_BELOW = _TWO64 - _SAFE_UP_TO
 
 
 def check_seed(seed: int) -> int:
@@ -94,9 +98,14 @@ def shuffled(seed: int, cards: Sequence[str], position: int = 0) -> tuple[tuple[
 def _words(seed: int, start: int, count: int) -> list[int]:
     """Words ``start`` … ``start + count - 1`` of the stream, hashing each block once."""
     first, last = start >> 2, (start + count - 1) >> 2
-    pack = _SEED_AND_BLOCK.pack
-    data = b"".join([_sha256(pack(seed, b)).digest() for b in range(first, last + 1)])
-    words = struct.unpack(f">{(last - first + 1) * 4}Q", data)
+    # Hashing a copy of the seed's hash state skips re-hashing its 8 bytes for every block.
+    seeded = _sha256(seed.to_bytes(8, "big"))
+    digests = []
+    for b in range(first, last + 1):
+        h = seeded.copy()
+        h.update(b.to_bytes(8, "big"))
+        digests.append(h.digest())
+    words = struct.unpack(f">{(last - first + 1) * 4}Q", b"".join(digests))
     offset = start & 3
     return list(words[offset : offset + count])
 
@@ -105,30 +114,20 @@ def shuffle_from(seed: int, position: int, items: MutableSequence[T]) -> int:
     """:meth:`Stream.shuffle` of ``items`` in place from word ``position`` (the seed already
     checked); returns the new position. The same draws, bit for bit, fetched in one batch:
     a shuffle of n cards takes n − 1 words unless ``below`` throws one away (about once in
-    10¹⁷ shuffles), and from such a word on the plain :class:`Stream` takes over."""
+    10¹⁷ shuffles), and then the plain :class:`Stream` does this shuffle instead."""
     n = len(items)
     if n < 2:
         return position
-    if n < len(_LIMITS):
+    if n <= _SAFE_UP_TO:
         words = _words(seed, position, n - 1)
-        k = 0
-        for m, x, limit in zip(range(n, 1, -1), words, _LIMITS[n:1:-1], strict=True):
-            if x >= limit:
-                break
-            j = x % m
-            items[m - 1], items[j] = items[j], items[m - 1]
-            k += 1
-        else:
+        # No word below 2**64 - _SAFE_UP_TO is ever thrown away by below(m), m <= n.
+        if max(words) < _SAFE_BELOW:
+            for i, x in zip(range(n - 1, 0, -1), words, strict=True):
+                j = x % (i + 1)
+                items[i], items[j] = items[j], items[i]
             return position + n - 1
-        # Word ``position + k`` was thrown away: draw the rest one word at a time.
-        stream = Stream(seed, position + k + 1)
-        m = n - k
-    else:
-        stream = Stream(seed, position)
-        m = n
-    for i in range(m - 1, 0, -1):
-        j = stream.below(i + 1)
-        items[i], items[j] = items[j], items[i]
+    stream = Stream(seed, position)
+    stream.shuffle(items)
     return stream.position
 
 
