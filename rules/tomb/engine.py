@@ -158,8 +158,23 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-#: Each card as a player reads it, worked out once.
+# The words of a turn's cards, worked out once.
 _SHOWN: dict[str, str] = {c: display(c) for c in CANONICAL}
+_ENCOUNTER_NAME: dict[str, str] = {c: f"{display(c)} {KIND_NAMES[c[-1]]}" for c in NUMBER}
+_MEET: dict[str, str] = {
+    c: f"You turn {display(c)}: " + {
+        "S": f"a monster of strength {NUMBER[c]} blocks the way.",
+        "D": f"a trap of strength {NUMBER[c]} guards the way.",
+        "C": f"a door sealed with strength {NUMBER[c]} bars the way.",
+    }[c[-1]]
+    for c in NUMBER
+}
+_OVERCOMES: dict[str, str] = {"S": "slays", "D": "disarms", "C": "opens"}
+
+
+def _show(cards: tuple[str, ...] | list[str]) -> str:
+    """``rules.cards.show`` from the table."""
+    return " ".join([_SHOWN[c] for c in cards]) if cards else "—"
 
 # ----- the words a board shows (the terminal and Discord alike) ---------------------------
 
@@ -384,15 +399,7 @@ class _Table:
 
     def meet(self, card: str) -> None:
         self.encounter = card
-        strength = NUMBER[card]
-        suit = card[-1]
-        if suit == "S":
-            what = f"a monster of strength {strength} blocks the way."
-        elif suit == "D":
-            what = f"a trap of strength {strength} guards the way."
-        else:
-            what = f"a door sealed with strength {strength} bars the way."
-        self.events.append(f"You turn {display(card)}: {what}")
+        self.events.append(_MEET[card])
         if self.favour:
             self.events.append(f"By the goddess's favour the {self.encounter_name()} gives way.")
             self.win()
@@ -400,10 +407,10 @@ class _Table:
     def attempt(self, card: str) -> None:
         enc = self.encounter
         assert enc is not None
-        shown, strength, value = display(card), NUMBER[enc], NUMBER[card]
+        shown, strength, value = _SHOWN[card], NUMBER[enc], NUMBER[card]
         suit = enc[-1]
         if value >= strength:
-            verb = {"S": "slays", "D": "disarms", "C": "opens"}[suit]
+            verb = _OVERCOMES[suit]
             self.events.append(f"Your {shown} {verb} the {self.encounter_name()}.")
             self.win()
             return
@@ -418,13 +425,13 @@ class _Table:
                 self.lose_turn()
         elif "JC" in self.hand:
             self.events.append(
-                f"Your {shown} fails to open the {display(enc)} door: pick the lock with "
+                f"Your {shown} fails to open the {_SHOWN[enc]} door: pick the lock with "
                 f"J♣, or discard {short} card{_s(short)}."
             )
             self.pending, self.owed = "door", short
         else:
             self.events.append(
-                f"Your {shown} fails to open the {display(enc)} door: you discard "
+                f"Your {shown} fails to open the {_SHOWN[enc]} door: you discard "
                 f"{short} card{_s(short)}."
             )
             self.discard(short)
@@ -441,7 +448,7 @@ class _Table:
         if self.damage >= DEADLY_DAMAGE:
             self.end("dead", f"You take {amount} damage ({self.damage} in all): you die.")
             return
-        showing = display(f"{10 - self.damage}H")
+        showing = _SHOWN[f"{10 - self.damage}H"]
         self.events.append(f"You take {amount} damage ({self.damage} in all, {showing} showing).")
 
     def after_blow(self) -> None:
@@ -501,18 +508,18 @@ class _Table:
         if treasures:
             self.hand += tuple(treasures)
             self.turn = tuple([c for c in self.turn if c not in treasures])
-            self.events.append(f"You collect {show(treasures)}.")
+            self.events.append(f"You collect {_show(treasures)}.")
         self.end_turn()
 
     def leave(self, card: str) -> None:
         self.pending = None
-        self.events.append(f"You leave {display(card)} to mark the turn.")
+        self.events.append(f"You leave {_SHOWN[card]} to mark the turn.")
         self.collect([c for c in self.turn if c != card])
 
     def lose_turn(self) -> None:
         lost = [c for c in self.turn if c in TREASURE_VALUE]
         if lost:
-            self.events.append(f"The turn is lost, and {show(lost)} with it.")
+            self.events.append(f"The turn is lost, and {_show(lost)} with it.")
         else:
             self.events.append("The turn is lost.")
         self.end_turn()
@@ -549,7 +556,7 @@ class _Table:
 
     def encounter_name(self) -> str:
         enc = self.encounter
-        return f"{display(enc)} {KIND_NAMES[enc[-1]]}" if enc else "encounter"
+        return _ENCOUNTER_NAME[enc] if enc else "encounter"
 
 
 class Tomb(Game[TombState]):
