@@ -22,6 +22,7 @@ _TWO64 = 2**64
 _FOUR_WORDS = struct.Struct(">4Q")  # a block's 32 bytes as four big-endian words
 _SEED_AND_BLOCK = struct.Struct(">QQ")  # a block's hash input: seed ‖ block index
 _sha256 = hashlib.sha256
+_BLOCKS: tuple[bytes, ...] = tuple(b.to_bytes(8, "big") for b in range(256))  # hash inputs
 #: ``below(n)``'s rejection limit for the small ``n`` a deck's shuffle draws with.
 _LIMITS: tuple[int, ...] = (0, *(_TWO64 - (_TWO64 % n) for n in range(1, 129)))
 #: ``below(m)`` keeps every word under ``2**64 - m + 1``, so a batch of a shuffle of at most
@@ -101,9 +102,12 @@ def _words(seed: int, start: int, count: int) -> list[int]:
     # Hashing a copy of the seed's hash state skips re-hashing its 8 bytes for every block.
     seeded = _sha256(seed.to_bytes(8, "big"))
     digests = []
-    for b in range(first, last + 1):
+    blocks = _BLOCKS[first : last + 1] if last < len(_BLOCKS) else [
+        b.to_bytes(8, "big") for b in range(first, last + 1)
+    ]
+    for block in blocks:
         h = seeded.copy()
-        h.update(b.to_bytes(8, "big"))
+        h.update(block)
         digests.append(h.digest())
     words = struct.unpack(f">{(last - first + 1) * 4}Q", b"".join(digests))
     offset = start & 3

@@ -287,11 +287,10 @@ class Donsol(Game[DonsolState]):
                 room, dungeon = dungeon[:ROOM_SIZE], dungeon[ROOM_SIZE:]
                 first_room = False
                 events.append(f"Room cleared. The next room: {_show(room)}.")
+        # Positional, in the fields' order: keywords cost a tenth of a move.
         return DonsolState(
-            variant=s.variant, seed=s.seed, stream=s.stream, dungeon=dungeon, room=room, hp=hp,
-            shield=shield, shield_last=last, shield_monsters=on_shield, discard=discard,
-            sick=sick, escaped_last=escaped_last, first_room=first_room, xp=xp,
-            moves=s.moves + 1, outcome=outcome, events=tuple(events),
+            s.variant, s.seed, s.stream, dungeon, room, hp, shield, last, on_shield, discard,
+            sick, escaped_last, first_room, xp, s.moves + 1, outcome, tuple(events),
         )
 
     def _escape(self, s: DonsolState) -> DonsolState:
@@ -305,11 +304,9 @@ class Donsol(Game[DonsolState]):
             f"The next room: {_show(room)}.",
         )
         return DonsolState(
-            variant=s.variant, seed=s.seed, stream=position, dungeon=dungeon, room=room,
-            hp=s.hp, shield=s.shield, shield_last=s.shield_last,
-            shield_monsters=s.shield_monsters, discard=s.discard, sick=s.sick,
-            escaped_last=True, first_room=False, xp=s.xp, moves=s.moves + 1, outcome=s.outcome,
-            events=events,
+            s.variant, s.seed, position, dungeon, room, s.hp, s.shield, s.shield_last,
+            s.shield_monsters, s.discard, s.sick, True, False, s.xp, s.moves + 1, s.outcome,
+            events,
         )
 
     # ----- what a player sees --------------------------------------------------------------
