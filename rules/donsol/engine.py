@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rules.cards import CANONICAL, display, display_long, name, show
+from rules.cards import CANONICAL, display, display_long, name
 from rules.deal import check_seed, shuffle_from
-from rules.engine import Game
+from rules.engine import Game, state_builder
 from rules.words import plural, scaled_bar
 
 MAX_HP = 21
@@ -55,6 +55,10 @@ class DonsolState:
     moves: int = 0
     outcome: str | None = None  # None, "won" or "dead"
     events: tuple[str, ...] = ()  # what the last action did, in sentences
+
+
+#: ``DonsolState(*fields)`` without the frozen ``__init__``'s cost: fields in their order.
+_build = state_builder(DonsolState)
 
 
 def value(card: str) -> int:
@@ -158,7 +162,7 @@ class Donsol(Game[DonsolState]):
             stream=used,
             dungeon=dungeon,
             room=room,
-            events=(f"You enter the dungeon. The first room: {show(room)}.",),
+            events=(f"You enter the dungeon. The first room: {_show(room)}.",),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -287,8 +291,7 @@ class Donsol(Game[DonsolState]):
                 room, dungeon = dungeon[:ROOM_SIZE], dungeon[ROOM_SIZE:]
                 first_room = False
                 events.append(f"Room cleared. The next room: {_show(room)}.")
-        # Positional, in the fields' order: keywords cost a tenth of a move.
-        return DonsolState(
+        return _build(
             s.variant, s.seed, s.stream, dungeon, room, hp, shield, last, on_shield, discard,
             sick, escaped_last, first_room, xp, s.moves + 1, outcome, tuple(events),
         )
@@ -303,7 +306,7 @@ class Donsol(Game[DonsolState]):
             "the dungeon, and it is reshuffled.",
             f"The next room: {_show(room)}.",
         )
-        return DonsolState(
+        return _build(
             s.variant, s.seed, position, dungeon, room, s.hp, s.shield, s.shield_last,
             s.shield_monsters, s.discard, s.sick, True, False, s.xp, s.moves + 1, s.outcome,
             events,

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, display, name, show
 from rules.deal import shuffled
-from rules.engine import Game
+from rules.engine import Game, state_builder
 from rules.words import bar
 
 #: The hit point counter, 2–10♥: never shuffled into the deck.
@@ -89,6 +89,10 @@ class TombState:
     outcome: str | None = None  # None, "won", "escaped", "dead" or "lost_in_dark"
     moves: int = 0
     events: tuple[str, ...] = ()  # what the last action did, in sentences
+
+
+#: ``TombState(*fields)`` without the frozen ``__init__``'s cost: fields in their order.
+_build = state_builder(TombState)
 
 
 def is_treasure(card: str) -> bool:
@@ -298,11 +302,12 @@ class _Table:
     __slots__ = (
         "counter", "damage", "deck", "delve_turns", "discards", "encounter", "events",
         "favour", "hand", "in_turn", "outcome", "owed", "pending", "phase", "retreat_needed",
-        "retreat_turns", "stacks", "torches", "turn",
+        "retreat_turns", "stacks", "top", "torches", "turn",
     )
 
     def __init__(self, s: TombState) -> None:
         self.deck = s.deck
+        self.top = 0  # cards taken off the top of ``deck``: sliced off once, when frozen
         self.torches = s.torches
         self.hand = s.hand
         self.turn = s.turn
@@ -325,10 +330,10 @@ class _Table:
         self.events: list[str] = []
 
     def freeze(self, s: TombState) -> TombState:
-        # Positional, in the fields' order: keywords cost a tenth of a simple move.
-        return TombState(
-            s.variant, s.seed, s.stream, self.deck, self.torches, self.hand, self.damage,
-            self.turn, self.encounter, self.pending, self.owed, self.phase, self.delve_turns,
+        return _build(
+            s.variant, s.seed, s.stream, self.deck[self.top :], self.torches, self.hand,
+            self.damage, self.turn, self.encounter, self.pending, self.owed, self.phase,
+            self.delve_turns,
             self.retreat_turns, self.retreat_needed, self.stacks, self.discards, self.counter,
             self.outcome, s.moves + 1, tuple(self.events),
         )
@@ -357,11 +362,11 @@ class _Table:
             )
 
     def turn_card(self) -> None:
-        if not self.deck:
+        if self.top == len(self.deck):
             self.end("lost_in_dark", "The deck is empty: you are lost in the dark.")
             return
-        card = self.deck[0]
-        self.deck = self.deck[1:]
+        card = self.deck[self.top]
+        self.top += 1
         shown = _SHOWN[card]
         if card[0] == "A":
             self.burn(card, f"You turn {shown}")
@@ -455,11 +460,11 @@ class _Table:
 
     def discard(self, count: int) -> None:
         for _ in range(count):
-            if not self.deck:
+            if self.top == len(self.deck):
                 self.end("lost_in_dark", "The deck runs out while you discard: lost in the dark.")
                 return
-            card = self.deck[0]
-            self.deck = self.deck[1:]
+            card = self.deck[self.top]
+            self.top += 1
             if card[0] == "A":
                 self.burn(card, f"You discard {_SHOWN[card]}")
                 if self.outcome is not None:
