@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, JOKERS, SUIT_NAMES, SUIT_SYMBOLS, display, show
-from rules.engine import Game
+from rules.engine import Game, state_builder
 from rules.words import plural
 
 #: The cards a deal shuffles, in canonical order: all 54.
@@ -97,6 +97,10 @@ class ClearState:
     moves: int = 0
     outcome: str | None = None  # None, "won" or "stuck"
     events: tuple[str, ...] = ()  # what the last action did, in sentences
+
+
+#: ``ClearState(*fields)`` without the frozen ``__init__``'s cost: fields in their order.
+_build = state_builder(ClearState)
 
 
 def fits(card: str, monster: str, attack: tuple[str, ...]) -> bool:
@@ -350,8 +354,8 @@ class ClearTheDungeon(Game[ClearState]):
     ) -> ClearState:
         """Deal a new hand if due, decide whether the game is over, and build the new state.
 
-        The state is built directly rather than with ``dataclasses.replace``, which costs
-        more than the rest of a move.
+        The state is built directly (``_build``) rather than with ``dataclasses.replace``,
+        which costs more than the rest of a move.
         """
         talon = s.talon
         empty = hand == (None, None, None)
@@ -376,19 +380,9 @@ class ClearTheDungeon(Game[ClearState]):
             events.append(
                 f"No card can be played: you are stuck with {slain} of {MONSTERS} monsters slain."
             )
-        return ClearState(
-            variant=s.variant,
-            seed=s.seed,
-            stream=s.stream,
-            piles=piles,
-            attack=attack,
-            talon=talon,
-            hand=hand,
-            reserve=reserve,
-            graveyard=graveyard,
-            moves=s.moves + 1,
-            outcome=outcome,
-            events=tuple(events),
+        return _build(
+            s.variant, s.seed, s.stream, piles, attack, talon, hand, reserve, graveyard,
+            s.moves + 1, outcome, tuple(events),
         )
 
     # ----- what a player sees --------------------------------------------------------------

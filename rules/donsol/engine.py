@@ -156,13 +156,10 @@ class Donsol(Game[DonsolState]):
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> DonsolState:
         cards, used = self.deal_order(seed, self.deck, deck)
         room, dungeon = cards[:ROOM_SIZE], cards[ROOM_SIZE:]
-        return DonsolState(
-            variant=variant,
-            seed=seed,
-            stream=used,
-            dungeon=dungeon,
-            room=room,
-            events=(f"You enter the dungeon. The first room: {_show(room)}.",),
+        # DonsolState(variant, seed, stream=used, dungeon, room, events=...), defaults spelt out.
+        return _build(
+            variant, seed, used, dungeon, room, MAX_HP, None, None, (), (), False, False, True,
+            0, 0, None, (f"You enter the dungeon. The first room: {_show(room)}.",),
         )
 
     # ----- rules ---------------------------------------------------------------------------

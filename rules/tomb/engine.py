@@ -333,9 +333,8 @@ class _Table:
         return _build(
             s.variant, s.seed, s.stream, self.deck[self.top :], self.torches, self.hand,
             self.damage, self.turn, self.encounter, self.pending, self.owed, self.phase,
-            self.delve_turns,
-            self.retreat_turns, self.retreat_needed, self.stacks, self.discards, self.counter,
-            self.outcome, s.moves + 1, tuple(self.events),
+            self.delve_turns, self.retreat_turns, self.retreat_needed, self.stacks,
+            self.discards, self.counter, self.outcome, s.moves + 1, tuple(self.events),
         )
 
     # ----- the flow of a turn --------------------------------------------------------------
@@ -585,12 +584,11 @@ class Tomb(Game[TombState]):
             if len(set(deck)) != len(deck):
                 raise ValueError("a Tomb deck holds each card at most once")
             cards, used = deck, 0
-        return TombState(
-            variant=variant,
-            seed=seed,
-            stream=used,
-            deck=cards,
-            events=(f"The tomb lies before you: {len(cards)} cards, four torches, 9 hit points.",),
+        # TombState(variant, seed, stream=used, deck=cards, events=...), every default spelt out.
+        return _build(
+            variant, seed, used, cards, (), (), 0, (), None, None, 0, "delve", 0, 0, None, (),
+            (), (), None, 0,
+            (f"The tomb lies before you: {len(cards)} cards, four torches, 9 hit points.",),
         )
 
     # ----- rules ---------------------------------------------------------------------------
