@@ -23,6 +23,8 @@ _FOUR_WORDS = struct.Struct(">4Q")  # a block's 32 bytes as four big-endian word
 _SEED_AND_BLOCK = struct.Struct(">QQ")  # a block's hash input: seed ‖ block index
 _sha256 = hashlib.sha256
 _BLOCKS: tuple[bytes, ...] = tuple(b.to_bytes(8, "big") for b in range(256))  # hash inputs
+#: Unpackers of 1, 2, … blocks' digests into words, by the number of blocks.
+_UNPACK = (None, *(struct.Struct(f">{4 * k}Q").unpack for k in range(1, 33)))
 #: ``below(n)``'s rejection limit for the small ``n`` a deck's shuffle draws with.
 _LIMITS: tuple[int, ...] = (0, *(_TWO64 - (_TWO64 % n) for n in range(1, 129)))
 #: ``below(m)`` keeps every word under ``2**64 - m + 1``, so a batch of a shuffle of at most
@@ -96,7 +98,7 @@ def shuffled(seed: int, cards: Sequence[str], position: int = 0) -> tuple[tuple[
     return tuple(deck), used
 
 
-def _words(seed: int, start: int, count: int) -> list[int]:
+def _words(seed: int, start: int, count: int) -> tuple[int, ...]:
     """Words ``start`` … ``start + count - 1`` of the stream, hashing each block once."""
     first, last = start >> 2, (start + count - 1) >> 2
     # Hashing a copy of the seed's hash state skips re-hashing its 8 bytes for every block.
@@ -109,9 +111,13 @@ def _words(seed: int, start: int, count: int) -> list[int]:
         h = seeded.copy()
         h.update(block)
         digests.append(h.digest())
-    words = struct.unpack(f">{(last - first + 1) * 4}Q", b"".join(digests))
+    blocks_read = last - first + 1
+    unpack = _UNPACK[blocks_read] if blocks_read < len(_UNPACK) else struct.Struct(
+        f">{blocks_read * 4}Q"
+    ).unpack
+    words = unpack(b"".join(digests))
     offset = start & 3
-    return list(words[offset : offset + count])
+    return words[offset : offset + count]
 
 
 def shuffle_from(seed: int, position: int, items: MutableSequence[T]) -> int:
@@ -126,7 +132,7 @@ def shuffle_from(seed: int, position: int, items: MutableSequence[T]) -> int:
         words = _words(seed, position, n - 1)
         # No word below 2**64 - _SAFE_UP_TO is ever thrown away by below(m), m <= n.
         if max(words) < _SAFE_BELOW:
-            for i, x in zip(range(n - 1, 0, -1), words, strict=True):
+            for i, x in zip(range(n - 1, 0, -1), words, strict=False):  # equal lengths
                 j = x % (i + 1)
                 items[i], items[j] = items[j], items[i]
             return position + n - 1

@@ -136,13 +136,17 @@ def encounter_options(hand: tuple[str, ...] | list[str], encounter: str) -> list
     options = ["flip"]
     skill = SKILL_FOR[suit]
     if skill in hand:
-        options.append(f"skill {skill}")
+        options.append(_SKILL_ACTION[skill])
     if suit == "S":
         strength = NUMBER[encounter]
         options.extend(
-            f"drop {c}" for c in hand if TREASURE_VALUE.get(c, 0) >= strength
+            _DROP_ACTION[c] for c in hand if TREASURE_VALUE.get(c, 0) >= strength
         )
     return options
+
+
+_SKILL_ACTION: dict[str, str] = {c: f"skill {c}" for c in SKILL_NAMES}
+_DROP_ACTION: dict[str, str] = {c: f"drop {c}" for c in TREASURE_VALUE}
 
 
 def _has_choice(hand: tuple[str, ...], encounter: str) -> bool:
@@ -174,6 +178,15 @@ _MEET: dict[str, str] = {
     for c in NUMBER
 }
 _OVERCOMES: dict[str, str] = {"S": "slays", "D": "disarms", "C": "opens"}
+_TURN_JACK: dict[str, str] = {
+    c: f"You turn {display(c)}: {skill} joins your hand." for c, skill in SKILL_NAMES.items()
+}
+_TURN_TREASURE: dict[str, str] = {
+    c: f"You turn {display(c)}: "
+    + ("the Scroll of Light" if c == "RJ" else "a King's treasure")
+    + "! It waits in the turn."
+    for c in ("KS", "KH", "KD", "KC", "RJ")
+}
 
 
 def _show(cards: tuple[str, ...] | list[str]) -> str:
@@ -371,7 +384,7 @@ class _Table:
             self.burn(card, f"You turn {shown}")
         elif card[0] == "J" and card != "RJ":
             self.hand += (card,)
-            self.events.append(f"You turn {shown}: {SKILL_NAMES[card]} joins your hand.")
+            self.events.append(_TURN_JACK[card])
         elif card[0] == "Q":
             self.turn += (card,)
             if self.encounter is not None:
@@ -389,8 +402,7 @@ class _Table:
                 )
         elif card not in NUMBER:  # a King or the Scroll of Light
             self.turn += (card,)
-            what = "the Scroll of Light" if card == "RJ" else "a King's treasure"
-            self.events.append(f"You turn {shown}: {what}! It waits in the turn.")
+            self.events.append(_TURN_TREASURE[card])
         else:
             self.turn += (card,)
             if self.encounter is None:
@@ -672,11 +684,12 @@ class Tomb(Game[TombState]):
         return t.freeze(state)
 
     def is_legal(self, state: TombState, action: str) -> bool:
-        if state.encounter is None and state.pending is None and state.outcome is None:
-            # Between turns, the commonest place: what actions() lists there.
+        if state.pending is None and state.outcome is None:
+            # With nothing pending, flip is always legal; between turns, retreat may be too.
             if action == "flip":
                 return True
-            return action == "retreat" and state.phase == "delve" and state.delve_turns > 0
+            if state.encounter is None:
+                return action == "retreat" and state.phase == "delve" and state.delve_turns > 0
         return action in self.actions(state)
 
     def refusal(self, state: TombState, action: str) -> str:
