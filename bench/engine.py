@@ -29,25 +29,39 @@ Job = tuple[int, str]  # (seed, variant) of one game
 
 
 def play(new: Callable, actions: Callable, apply: Callable, jobs: list[Job],
-         picks: list[float]) -> tuple[int, list[list[str]]]:
-    """Play each job to its end, choosing with ``picks`` in turn; (actions, transcripts)."""
-    total = 0
+         picks: list[float]) -> int:
+    """Play each job to its end, choosing with ``picks`` in turn; the actions applied.
+
+    The loop does nothing but play, so that what is timed is the engine, not the bench.
+    """
     k = 0
-    n = len(picks)
-    transcripts = []
+    mask = len(picks) - 1  # a power of two
     for seed, variant in jobs:
         state = new(seed, variant)
-        moves = []
         legal = actions(state)
         while legal:
-            action = legal[int(picks[k % n] * len(legal))]
+            state = apply(state, legal[int(picks[k & mask] * len(legal))])
             k += 1
-            state = apply(state, action)
-            moves.append(action)
             legal = actions(state)
-        total += len(moves)
-        transcripts.append(moves)
-    return total, transcripts
+    return k
+
+
+def transcripts(game: Any, jobs: list[Job], picks: list[float]) -> list[list[str]]:
+    """The actions :func:`play` chooses in each job, untimed: for the replay figure."""
+    k = 0
+    mask = len(picks) - 1
+    found = []
+    for seed, variant in jobs:
+        state = game.new(seed, variant)
+        moves = []
+        legal = game.actions(state)
+        while legal:
+            moves.append(legal[int(picks[k & mask] * len(legal))])
+            state = game.apply(state, moves[-1])
+            k += 1
+            legal = game.actions(state)
+        found.append(moves)
+    return found
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -66,6 +80,7 @@ def measure(key: str, window: float, windows: int, rng: random.Random) -> dict[s
         return [(rng.getrandbits(64), rng.choice(game.variants)) for _ in range(n)]
 
     engine = (game.new, game.actions, game.apply)
+    plain = (ref.new, ref.actions, ref.apply) if ref is not None else engine
     # Calibrate: how many games fill one engine window.
     size, elapsed = 8, 0.0
     while True:
@@ -76,28 +91,25 @@ def measure(key: str, window: float, windows: int, rng: random.Random) -> dict[s
         size *= 2
     size = max(1, round(size * window / max(elapsed, 1e-9)))
     rates, game_rates, ratios = [], [], []
-    sample: list[tuple[Job, list[str]]] = []
     for _ in range(windows):
         batch = jobs(size)
-        t_engine, (count, transcripts) = timed(lambda b=batch: play(*engine, b, picks))
+        t_engine, count = timed(lambda b=batch: play(*engine, b, picks))
         rates.append(count / t_engine)
         game_rates.append(len(batch) / t_engine)
         if ref is not None:
-            t_ref, (ref_count, _) = timed(
-                lambda b=batch: play(ref.new, ref.actions, ref.apply, b, picks)
-            )
+            t_ref, ref_count = timed(lambda b=batch: play(*plain, b, picks))
             assert ref_count == count, f"{key}: the reference played other games"
             ratios.append(t_ref / t_engine)
-        if len(sample) < 200:
-            sample.extend(list(zip(batch, transcripts, strict=True))[: 200 - len(sample)])
+    sample = jobs(200)
+    played = transcripts(game, sample, picks)
     replays = []
-    for (seed, variant), moves in sample:
+    for (seed, variant), moves in zip(sample, played, strict=True):
         t, _ = timed(lambda s=seed, v=variant, m=moves: replay(key, v, s, m))
         replays.append(t)
     return {
         "actions/s": statistics.median(rates),
         "games/s": statistics.median(game_rates),
-        "actions/game": sum(len(m) for _, m in sample) / len(sample),
+        "actions/game": sum(map(len, played)) / len(played),
         "replay ms": statistics.fmean(replays) * 1000,
         "ratios": ratios,
     }
