@@ -28,25 +28,28 @@ def test_the_batched_shuffle_matches_the_stream(n: int) -> None:
         assert (items, used) == plain(seed, position, cards)
 
 
-def test_no_word_under_the_safe_bound_is_ever_thrown_away() -> None:
-    assert all(deal._LIMITS[m] >= deal._SAFE_BELOW for m in range(1, deal._SAFE_UP_TO + 1))
+def test_every_word_below_may_throw_away_starts_with_the_marker() -> None:
+    bound = 2**64 - deal._SAFE_UP_TO
+    assert all(deal._LIMITS[m] >= bound for m in range(1, deal._SAFE_UP_TO + 1))
+    # Every word from the bound up begins with the marker the batch searches for.
+    assert bound.to_bytes(8, "big").startswith(deal._NEAR_TOP)
+    assert (2**64 - 1).to_bytes(8, "big").startswith(deal._NEAR_TOP)
 
 
 def test_a_batch_with_a_high_word_falls_back_to_the_stream(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Real words reach the top 128 of 2**64 about once in 10**17 shuffles: lower the bar so
-    # that about half the batches take the fallback, and both paths must still agree.
-    monkeypatch.setattr(deal, "_SAFE_BELOW", 2**64 - 2**64 // 80)
+    # Real batches meet the marker about once in 10**14 shuffles: a one-byte marker sends
+    # most of them to the fallback, and both paths must still agree with the plain stream.
+    monkeypatch.setattr(deal, "_NEAR_TOP", b"\xff")
     cards = [f"c{i}" for i in range(54)]
     fell_back = 0
     for seed in range(60):
-        words = deal._words(seed, 3, 53)
-        fell_back += max(words) >= deal._SAFE_BELOW
+        fell_back += deal._words(seed, 3, 53) is None
         items = list(cards)
         used = deal.shuffle_from(seed, 3, items)
         assert (items, used) == plain(seed, 3, cards)
-    assert 10 < fell_back < 50
+    assert 0 < fell_back < 60
 
 
 def test_shuffled_still_checks_the_seed() -> None:
