@@ -379,13 +379,23 @@ class _Table:
             return
         card = self.deck[self.top]
         self.top += 1
-        shown = _SHOWN[card]
-        if card[0] == "A":
-            self.burn(card, f"You turn {shown}")
-        elif card[0] == "J" and card != "RJ":
+        # The commonest cards first: 27 of the 44 are numbers.
+        if card in NUMBER:
+            self.turn += (card,)
+            if self.encounter is None:
+                self.meet(card)
+            else:
+                self.attempt(card)
+        elif card in _TURN_JACK:
             self.hand += (card,)
             self.events.append(_TURN_JACK[card])
-        elif card[0] == "Q":
+        elif card in _TURN_TREASURE:  # a King or the Scroll of Light
+            self.turn += (card,)
+            self.events.append(_TURN_TREASURE[card])
+        elif card[0] == "A":
+            self.burn(card, f"You turn {_SHOWN[card]}")
+        else:  # a Queen
+            shown = _SHOWN[card]
             self.turn += (card,)
             if self.encounter is not None:
                 self.events.append(
@@ -400,15 +410,6 @@ class _Table:
                 self.events.append(
                     f"You turn {shown}: the goddess smiles on you. The next encounter is won."
                 )
-        elif card not in NUMBER:  # a King or the Scroll of Light
-            self.turn += (card,)
-            self.events.append(_TURN_TREASURE[card])
-        else:
-            self.turn += (card,)
-            if self.encounter is None:
-                self.meet(card)
-            else:
-                self.attempt(card)
 
     def meet(self, card: str) -> None:
         self.encounter = card
