@@ -15,6 +15,8 @@ from rules.engine import state_builder
 def test_the_builder_makes_the_same_frozen_state(key: str) -> None:
     game = GAMES[key]
     cls = game.state_type
+    if not hasattr(cls, "__slots__") or hasattr(cls, "__post_init__"):
+        pytest.skip(f"{key}'s state is not a plain slotted dataclass: no builder for it")
     build = state_builder(cls)
     rng = random.Random(key)
     state = game.new(rng.getrandbits(64))
