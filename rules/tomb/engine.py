@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, display, name, show
-from rules.deal import shuffled
+from rules.deal import shuffle_from
 from rules.engine import Game, state_builder
 from rules.words import bar
 
@@ -147,17 +147,6 @@ def encounter_options(hand: tuple[str, ...] | list[str], encounter: str) -> list
 
 _SKILL_ACTION: dict[str, str] = {c: f"skill {c}" for c in SKILL_NAMES}
 _DROP_ACTION: dict[str, str] = {c: f"drop {c}" for c in TREASURE_VALUE}
-
-
-def _has_choice(hand: tuple[str, ...], encounter: str) -> bool:
-    """Whether :func:`encounter_options` offers more than ``flip``."""
-    suit = encounter[-1]
-    if SKILL_FOR[suit] in hand:
-        return True
-    if suit == "S":
-        strength = NUMBER[encounter]
-        return any(TREASURE_VALUE.get(c, 0) >= strength for c in hand)
-    return False
 
 
 def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -355,8 +344,17 @@ class _Table:
     def play_on(self) -> None:
         """Turn cards until the player has a choice, the turn ends or the game does."""
         while self.in_turn and self.outcome is None and self.pending is None:
-            if self.encounter is not None and _has_choice(self.hand, self.encounter):
-                return
+            encounter = self.encounter
+            if encounter is not None:
+                # Stop where encounter_options() offers more than flip (inlined: this runs
+                # before every card turned on its own).
+                suit = encounter[-1]
+                if SKILL_FOR[suit] in self.hand:
+                    return
+                if suit == "S":
+                    strength = NUMBER[encounter]
+                    if any(TREASURE_VALUE.get(c, 0) >= strength for c in self.hand):
+                        return
             self.turn_card()
 
     def start_turn(self) -> None:
@@ -382,10 +380,17 @@ class _Table:
         # The commonest cards first: 27 of the 44 are numbers.
         if card in NUMBER:
             self.turn += (card,)
-            if self.encounter is None:
-                self.meet(card)
-            else:
+            if self.encounter is not None:
                 self.attempt(card)
+                return
+            # The turn's encounter appears.
+            self.encounter = card
+            self.events.append(_MEET[card])
+            if self.favour:
+                self.events.append(
+                    f"By the goddess's favour the {self.encounter_name()} gives way."
+                )
+                self.win()
         elif card in _TURN_JACK:
             self.hand += (card,)
             self.events.append(_TURN_JACK[card])
@@ -410,13 +415,6 @@ class _Table:
                 self.events.append(
                     f"You turn {shown}: the goddess smiles on you. The next encounter is won."
                 )
-
-    def meet(self, card: str) -> None:
-        self.encounter = card
-        self.events.append(_MEET[card])
-        if self.favour:
-            self.events.append(f"By the goddess's favour the {self.encounter_name()} gives way.")
-            self.win()
 
     def attempt(self, card: str) -> None:
         enc = self.encounter
@@ -588,7 +586,9 @@ class Tomb(Game[TombState]):
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> TombState:
         if deck is None:
-            cards, used = shuffled(seed, self.deck)
+            order = list(self.deck)
+            used = shuffle_from(seed, 0, order)  # the seed checked by new()
+            cards = tuple(order)
         else:
             known = set(self.deck)
             strays = [c for c in deck if c not in known]
