@@ -625,6 +625,16 @@ class Tomb(Game[TombState]):
         return encounter_options(state.hand, state.encounter)
 
     def _apply(self, state: TombState, action: str) -> TombState:
+        if action == "retreat" and state.delve_turns > 1:
+            # A fifth of random play: turning back with retreat turns ahead sets two fields,
+            # built directly (the table below would do the same, only slower).
+            s, needed = state, state.delve_turns - 1
+            return _build(
+                s.variant, s.seed, s.stream, s.deck, s.torches, s.hand, s.damage, s.turn,
+                s.encounter, s.pending, s.owed, "retreat", s.delve_turns, s.retreat_turns,
+                needed, s.stacks, s.discards, s.counter, s.outcome, s.moves + 1,
+                (f"You turn back: {needed} retreat turn{_s(needed)} to the way out.",),
+            )
         t = _Table(state)
         verb, _, arg = action.partition(" ")
         if verb == "flip":
