@@ -20,6 +20,18 @@ ALGORITHM = "v1"
 SEED_LIMIT = 2**64
 _TWO64 = 2**64
 _FOUR_WORDS = struct.Struct(">4Q")  # a block's 32 bytes as four big-endian words
+_SEED_AND_BLOCK = struct.Struct(">QQ")  # a block's hash input: seed ‖ block index
+_sha256 = hashlib.sha256
+_BLOCKS: tuple[bytes, ...] = tuple(b.to_bytes(8, "big") for b in range(256))  # hash inputs
+#: Unpackers of 1, 2, … blocks' digests into words, by the number of blocks.
+_UNPACK = (None, *(struct.Struct(f">{4 * k}Q").unpack for k in range(1, 33)))
+#: ``below(n)``'s rejection limit for the small ``n`` a deck's shuffle draws with.
+_LIMITS: tuple[int, ...] = (0, *(_TWO64 - (_TWO64 % n) for n in range(1, 129)))
+#: ``below(m)`` keeps every word under ``2**64 - m + 1``, so a batch of a shuffle of at most
+#: ``_SAFE_UP_TO`` items whose words are all under ``2**64 - _SAFE_UP_TO`` throws none away;
+#: every word from there up starts with the bytes ``_NEAR_TOP``.
+_SAFE_UP_TO = 128
+_NEAR_TOP = b"\xff" * 7
 
 
 def check_seed(seed: int) -> int:
@@ -66,7 +78,7 @@ class Stream:
         """A uniform integer in ``[0, n)``, by rejection of the top partial range."""
         if n <= 0:
             raise ValueError("below(n) needs n >= 1")
-        limit = _TWO64 - (_TWO64 % n)
+        limit = _LIMITS[n] if n < len(_LIMITS) else _TWO64 - (_TWO64 % n)
         while True:
             x = self.next_word()
             if x < limit:
@@ -81,10 +93,56 @@ class Stream:
 
 def shuffled(seed: int, cards: Sequence[str], position: int = 0) -> tuple[tuple[str, ...], int]:
     """Return ``(cards shuffled, new stream position)``; the input is left unchanged."""
-    stream = Stream(seed, position)
+    check_seed(seed)
     deck = list(cards)
-    stream.shuffle(deck)
-    return tuple(deck), stream.position
+    used = shuffle_from(seed, position, deck)
+    return tuple(deck), used
+
+
+def _words(seed: int, start: int, count: int) -> tuple[int, ...] | None:
+    """Words ``start`` … ``start + count - 1`` of the stream, hashing each block once; None
+    when some word of those blocks may lie in the top ``_SAFE_UP_TO`` of the range (the
+    caller then draws one word at a time, as ``below`` may throw such a word away)."""
+    first, last = start >> 2, (start + count - 1) >> 2
+    # Hashing a copy of the seed's hash state skips re-hashing its 8 bytes for every block.
+    seeded = _sha256(seed.to_bytes(8, "big"))
+    digests = []
+    blocks = _BLOCKS[first : last + 1] if last < len(_BLOCKS) else [
+        b.to_bytes(8, "big") for b in range(first, last + 1)
+    ]
+    for block in blocks:
+        h = seeded.copy()
+        h.update(block)
+        digests.append(h.digest())
+    data = b"".join(digests)
+    # A word that high starts with seven 0xFF bytes: one search of the bytes rules all out.
+    if _NEAR_TOP in data:
+        return None
+    blocks_read = last - first + 1
+    unpack = _UNPACK[blocks_read] if blocks_read < len(_UNPACK) else struct.Struct(
+        f">{blocks_read * 4}Q"
+    ).unpack
+    offset = start & 3
+    return unpack(data)[offset : offset + count]
+
+
+def shuffle_from(seed: int, position: int, items: MutableSequence[T]) -> int:
+    """:meth:`Stream.shuffle` of ``items`` in place from word ``position`` (the seed already
+    checked); returns the new position. The same draws, bit for bit, fetched in one batch:
+    a shuffle of n cards takes n − 1 words unless ``below`` throws one away (less than once
+    in 10¹⁴ shuffles may come near), and then the plain :class:`Stream` does this shuffle."""
+    n = len(items)
+    if n < 2:
+        return position
+    words = _words(seed, position, n - 1) if n <= _SAFE_UP_TO else None
+    if words is None:
+        stream = Stream(seed, position)
+        stream.shuffle(items)
+        return stream.position
+    for i, x in zip(range(n - 1, 0, -1), words, strict=False):  # equal lengths
+        j = x % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    return position + n - 1
 
 
 def daily_seed(secret: str | bytes, game: str, variant: str, day: str) -> int:

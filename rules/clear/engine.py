@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, JOKERS, SUIT_NAMES, SUIT_SYMBOLS, display, show
-from rules.engine import Game
+from rules.engine import Game, state_builder
 from rules.words import plural
 
 #: The cards a deal shuffles, in canonical order: all 54.
@@ -97,6 +97,10 @@ class ClearState:
     moves: int = 0
     outcome: str | None = None  # None, "won" or "stuck"
     events: tuple[str, ...] = ()  # what the last action did, in sentences
+
+
+#: ``ClearState(*fields)`` without the frozen ``__init__``'s cost: fields in their order.
+_build = state_builder(ClearState)
 
 
 def fits(card: str, monster: str, attack: tuple[str, ...]) -> bool:
@@ -217,6 +221,20 @@ class ClearTheDungeon(Game[ClearState]):
         moves.extend([_RESERVE[card] for card in held])
         return moves
 
+    def is_legal(self, state: ClearState, action: str) -> bool:
+        if state.outcome is not None:
+            return False
+        words = action.split(" ")
+        if len(words) == 2 and words[0] == "reserve":
+            return words[1] in state.hand
+        if len(words) != 3 or words[0] != "put" or words[2] not in _PILE_WORDS:
+            return False
+        card, i = words[1], int(words[2]) - 1
+        if card not in state.hand and not (state.reserve and card == state.reserve[-1]):
+            return False
+        pile = state.piles[i]
+        return bool(pile) and card in _allowed(pile[-1], state.attack[i])
+
     def refusal(self, state: ClearState, action: str) -> str:
         if state.outcome is not None:
             return "The game is over."
@@ -336,8 +354,8 @@ class ClearTheDungeon(Game[ClearState]):
     ) -> ClearState:
         """Deal a new hand if due, decide whether the game is over, and build the new state.
 
-        The state is built directly rather than with ``dataclasses.replace``, which costs
-        more than the rest of a move.
+        The state is built directly (``_build``) rather than with ``dataclasses.replace``,
+        which costs more than the rest of a move.
         """
         talon = s.talon
         empty = hand == (None, None, None)
@@ -362,19 +380,9 @@ class ClearTheDungeon(Game[ClearState]):
             events.append(
                 f"No card can be played: you are stuck with {slain} of {MONSTERS} monsters slain."
             )
-        return ClearState(
-            variant=s.variant,
-            seed=s.seed,
-            stream=s.stream,
-            piles=piles,
-            attack=attack,
-            talon=talon,
-            hand=hand,
-            reserve=reserve,
-            graveyard=graveyard,
-            moves=s.moves + 1,
-            outcome=outcome,
-            events=tuple(events),
+        return _build(
+            s.variant, s.seed, s.stream, piles, attack, talon, hand, reserve, graveyard,
+            s.moves + 1, outcome, tuple(events),
         )
 
     # ----- what a player sees --------------------------------------------------------------

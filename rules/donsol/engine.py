@@ -15,12 +15,12 @@ The rules as this engine plays them (``docs/games/donsol.md`` for players):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rules.cards import CANONICAL, display, display_long, name, show
-from rules.deal import Stream
-from rules.engine import Game
+from rules.cards import CANONICAL, display, display_long, name
+from rules.deal import check_seed, shuffle_from
+from rules.engine import Game, state_builder
 from rules.words import plural, scaled_bar
 
 MAX_HP = 21
@@ -57,6 +57,10 @@ class DonsolState:
     events: tuple[str, ...] = ()  # what the last action did, in sentences
 
 
+#: ``DonsolState(*fields)`` without the frozen ``__init__``'s cost: fields in their order.
+_build = state_builder(DonsolState)
+
+
 def value(card: str) -> int:
     """What a card is worth: potion and shield strength, or monster damage."""
     if card in ("RJ", "BJ"):
@@ -76,6 +80,19 @@ def role(card: str) -> str:
 
 def is_monster(card: str) -> bool:
     return card in ("RJ", "BJ") or card[-1] in "CS"
+
+
+# Each card's facts and words, worked out once: a move then only looks them up.
+_VALUE: dict[str, int] = {c: value(c) for c in DECK}
+_ROLE: dict[str, str] = {c: role(c) for c in DECK}
+_MONSTERS: frozenset[str] = frozenset(c for c in DECK if is_monster(c))
+_SHOWN: dict[str, str] = {c: display(c) for c in DECK}
+_TAKE: dict[str, str] = {c: f"take {c}" for c in DECK}
+
+
+def _show(cards: tuple[str, ...]) -> str:
+    """``rules.cards.show`` of dealt cards, from the table."""
+    return " ".join([_SHOWN[c] for c in cards]) if cards else "—"
 
 
 # ----- the words a board shows (the terminal and Discord alike) ---------------------------
@@ -139,13 +156,10 @@ class Donsol(Game[DonsolState]):
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> DonsolState:
         cards, used = self.deal_order(seed, self.deck, deck)
         room, dungeon = cards[:ROOM_SIZE], cards[ROOM_SIZE:]
-        return DonsolState(
-            variant=variant,
-            seed=seed,
-            stream=used,
-            dungeon=dungeon,
-            room=room,
-            events=(f"You enter the dungeon. The first room: {show(room)}.",),
+        # DonsolState(variant, seed, stream=used, dungeon, room, events=...), defaults spelt out.
+        return _build(
+            variant, seed, used, dungeon, room, MAX_HP, None, None, (), (), False, False, True,
+            0, 0, None, (f"You enter the dungeon. The first room: {_show(room)}.",),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -158,7 +172,7 @@ class Donsol(Game[DonsolState]):
             return "This is the last room: there is nowhere left to run."
         if s.first_room:
             return None
-        monsters_left = any(is_monster(c) for c in s.room)
+        monsters_left = not _MONSTERS.isdisjoint(s.room)
         if s.variant == "normal" and s.escaped_last:
             return "You came into this room by escaping: clear it before you escape again."
         if s.variant == "easy" and s.escaped_last and monsters_left:
@@ -173,10 +187,17 @@ class Donsol(Game[DonsolState]):
     def actions(self, state: DonsolState) -> list[str]:
         if state.outcome is not None:
             return []
-        moves = [f"take {c}" for c in state.room]
+        moves = [_TAKE[c] for c in state.room]
         if self.escape_refusal(state) is None:
             moves.append("escape")
         return moves
+
+    def is_legal(self, state: DonsolState, action: str) -> bool:
+        if state.outcome is not None:
+            return False
+        if action == "escape":
+            return self.escape_refusal(state) is None
+        return action[:5] == "take " and action[5:] in state.room
 
     def refusal(self, state: DonsolState, action: str) -> str:
         if state.outcome is not None:
@@ -196,33 +217,34 @@ class Donsol(Game[DonsolState]):
         return self._take(state, action[5:])
 
     def _take(self, s: DonsolState, card: str) -> DonsolState:
+        # Built field by field rather than with ``dataclasses.replace``, which cost more than
+        # the rest of the move; the card facts come from the tables above.
         events: list[str] = []
-        room = tuple(c for c in s.room if c != card)
+        room = tuple([c for c in s.room if c != card])
         hp, sick = s.hp, s.sick
         shield, last, on_shield, discard = s.shield, s.shield_last, s.shield_monsters, s.discard
-        worth = value(card)
-        kind = role(card)
+        worth = _VALUE[card]
+        kind = _ROLE[card]
+        shown = _SHOWN[card]
         if kind == "potion":
             if sick:
-                events.append(f"You drink {display(card)}, but you are sick: it heals nothing.")
+                events.append(f"You drink {shown}, but you are sick: it heals nothing.")
             else:
                 healed = min(MAX_HP, hp + worth) - hp
                 hp += healed
                 if healed:
-                    events.append(f"You drink {display(card)} and heal {healed} HP.")
+                    events.append(f"You drink {shown} and heal {healed} HP.")
                 else:
-                    events.append(f"You drink {display(card)} at full health: it heals nothing.")
+                    events.append(f"You drink {shown} at full health: it heals nothing.")
                 events.append("Another potion right away would do nothing: you feel sick.")
             sick = True
             discard += (card,)
         elif kind == "shield":
             if shield is not None:
                 discard += (shield, *on_shield)
-                events.append(
-                    f"You drop {display(shield)} and take up {display(card)} as your shield."
-                )
+                events.append(f"You drop {_SHOWN[shield]} and take up {shown} as your shield.")
             else:
-                events.append(f"You take up {display(card)} as your shield ({worth}).")
+                events.append(f"You take up {shown} as your shield ({worth}).")
             if sick:
                 events.append("You are no longer sick.")
             shield, last, on_shield, sick = card, None, (), False
@@ -231,65 +253,60 @@ class Donsol(Game[DonsolState]):
             if shield is None:
                 damage = worth
                 discard += (card,)
-                events.append(f"You fight {display(card)} bare-handed and take {damage} damage.")
+                events.append(f"You fight {shown} bare-handed and take {damage} damage.")
             elif last is None or worth < last:
-                damage = max(0, worth - value(shield))
+                damage = max(0, worth - _VALUE[shield])
                 last, on_shield = worth, (*on_shield, card)
                 if damage:
                     events.append(
-                        f"You fight {display(card)} ({worth}): your {display(shield)} blocks "
+                        f"You fight {shown} ({worth}): your {_SHOWN[shield]} blocks "
                         f"{worth - damage}, you take {damage} damage."
                     )
                 else:
-                    events.append(
-                        f"Your {display(shield)} absorbs {display(card)} ({worth}) completely."
-                    )
+                    events.append(f"Your {_SHOWN[shield]} absorbs {shown} ({worth}) completely.")
             else:
                 damage = worth
                 events.append(
-                    f"Your {display(shield)} breaks on {display(card)} ({worth} ≥ {last}): "
+                    f"Your {_SHOWN[shield]} breaks on {shown} ({worth} ≥ {last}): "
                     f"you take {damage} damage."
                 )
                 discard += (shield, *on_shield, card)
                 shield, last, on_shield = None, None, ()
             hp -= damage
         xp = s.xp + 1
-        common = dict(
-            room=room, sick=sick, shield=shield, shield_last=last, shield_monsters=on_shield,
-            discard=discard, xp=xp, moves=s.moves + 1,
-        )
+        dungeon, escaped_last, first_room, outcome = s.dungeon, s.escaped_last, s.first_room, None
         if hp <= 0:
             events.append(f"You fall after {xp} of {DECK_SIZE} cards.")
-            return replace(s, hp=0, outcome="dead", events=tuple(events), **common)
-        if room:
-            return replace(s, hp=hp, events=tuple(events), **common)
-        if not s.dungeon:
-            events.append(f"You have cleared the whole dungeon with {hp} HP. You win!")
+            hp, outcome = 0, "dead"
+        elif not room:
             # Rule 7: clearing a room resets the flag, the last room too.
-            return replace(
-                s, hp=hp, outcome="won", escaped_last=False, events=tuple(events), **common
-            )
-        new_room, dungeon = s.dungeon[:ROOM_SIZE], s.dungeon[ROOM_SIZE:]
-        events.append(f"Room cleared. The next room: {show(new_room)}.")
-        return replace(
-            s, hp=hp, events=tuple(events), **{**common, "room": new_room},
-            dungeon=dungeon, escaped_last=False, first_room=False,
+            escaped_last = False
+            if not dungeon:
+                events.append(f"You have cleared the whole dungeon with {hp} HP. You win!")
+                outcome = "won"
+            else:
+                room, dungeon = dungeon[:ROOM_SIZE], dungeon[ROOM_SIZE:]
+                first_room = False
+                events.append(f"Room cleared. The next room: {_show(room)}.")
+        return _build(
+            s.variant, s.seed, s.stream, dungeon, room, hp, shield, last, on_shield, discard,
+            sick, escaped_last, first_room, xp, s.moves + 1, outcome, tuple(events),
         )
 
     def _escape(self, s: DonsolState) -> DonsolState:
-        stream = Stream(s.seed, s.stream)
         pile = [*s.dungeon, *s.room]
-        stream.shuffle(pile)
+        position = shuffle_from(check_seed(s.seed), s.stream, pile)
         room, dungeon = tuple(pile[:ROOM_SIZE]), tuple(pile[ROOM_SIZE:])
         left = len(s.room)
         events = (
             f"You escape. {plural(left, 'card')} {'goes' if left == 1 else 'go'} back under "
             "the dungeon, and it is reshuffled.",
-            f"The next room: {show(room)}.",
+            f"The next room: {_show(room)}.",
         )
-        return replace(
-            s, stream=stream.position, dungeon=dungeon, room=room, escaped_last=True,
-            first_room=False, moves=s.moves + 1, events=events,
+        return _build(
+            s.variant, s.seed, position, dungeon, room, s.hp, s.shield, s.shield_last,
+            s.shield_monsters, s.discard, s.sick, True, False, s.xp, s.moves + 1, s.outcome,
+            events,
         )
 
     # ----- what a player sees --------------------------------------------------------------

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, display, name, show
-from rules.deal import shuffled
-from rules.engine import Game
+from rules.deal import shuffle_from
+from rules.engine import Game, state_builder
 from rules.words import bar
 
 #: The hit point counter, 2–10♥: never shuffled into the deck.
@@ -91,6 +91,10 @@ class TombState:
     events: tuple[str, ...] = ()  # what the last action did, in sentences
 
 
+#: ``TombState(*fields)`` without the frozen ``__init__``'s cost: fields in their order.
+_build = state_builder(TombState)
+
+
 def is_treasure(card: str) -> bool:
     """True for the cards a won turn collects: 2–10♦, Kings and the Scroll of Light."""
     return card in TREASURE_VALUE
@@ -132,14 +136,51 @@ def encounter_options(hand: tuple[str, ...] | list[str], encounter: str) -> list
     options = ["flip"]
     skill = SKILL_FOR[suit]
     if skill in hand:
-        options.append(f"skill {skill}")
+        options.append(_SKILL_ACTION[skill])
     if suit == "S":
         strength = NUMBER[encounter]
         options.extend(
-            f"drop {c}" for c in hand if TREASURE_VALUE.get(c, 0) >= strength
+            _DROP_ACTION[c] for c in hand if TREASURE_VALUE.get(c, 0) >= strength
         )
     return options
 
+
+_SKILL_ACTION: dict[str, str] = {c: f"skill {c}" for c in SKILL_NAMES}
+_DROP_ACTION: dict[str, str] = {c: f"drop {c}" for c in TREASURE_VALUE}
+
+
+def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """``cards`` less the first ``card`` (``ValueError`` when absent, like ``list.remove``)."""
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+# The words of a turn's cards, worked out once.
+_SHOWN: dict[str, str] = {c: display(c) for c in CANONICAL}
+_ENCOUNTER_NAME: dict[str, str] = {c: f"{display(c)} {KIND_NAMES[c[-1]]}" for c in NUMBER}
+_MEET: dict[str, str] = {
+    c: f"You turn {display(c)}: " + {
+        "S": f"a monster of strength {NUMBER[c]} blocks the way.",
+        "D": f"a trap of strength {NUMBER[c]} guards the way.",
+        "C": f"a door sealed with strength {NUMBER[c]} bars the way.",
+    }[c[-1]]
+    for c in NUMBER
+}
+_OVERCOMES: dict[str, str] = {"S": "slays", "D": "disarms", "C": "opens"}
+_TURN_JACK: dict[str, str] = {
+    c: f"You turn {display(c)}: {skill} joins your hand." for c, skill in SKILL_NAMES.items()
+}
+_TURN_TREASURE: dict[str, str] = {
+    c: f"You turn {display(c)}: "
+    + ("the Scroll of Light" if c == "RJ" else "a King's treasure")
+    + "! It waits in the turn."
+    for c in ("KS", "KH", "KD", "KC", "RJ")
+}
+
+
+def _show(cards: tuple[str, ...] | list[str]) -> str:
+    """``rules.cards.show`` from the table."""
+    return " ".join([_SHOWN[c] for c in cards]) if cards else "—"
 
 # ----- the words a board shows (the terminal and Discord alike) ---------------------------
 
@@ -254,22 +295,27 @@ def action_label(view: dict[str, Any], action: str) -> str:
 
 
 class _Table:
-    """A mutable working copy of a state while one action plays out (fast, then frozen)."""
+    """A mutable working copy of a state while one action plays out (fast, then frozen).
+
+    The card rows stay tuples, replaced rather than changed: most actions touch one or two of
+    them, so the rest pass to the next state as they are.
+    """
 
     __slots__ = (
         "counter", "damage", "deck", "delve_turns", "discards", "encounter", "events",
         "favour", "hand", "in_turn", "outcome", "owed", "pending", "phase", "retreat_needed",
-        "retreat_turns", "stacks", "torches", "turn",
+        "retreat_turns", "stacks", "top", "torches", "turn",
     )
 
     def __init__(self, s: TombState) -> None:
-        self.deck = list(s.deck)
-        self.torches = list(s.torches)
-        self.hand = list(s.hand)
-        self.turn = list(s.turn)
-        self.stacks = list(s.stacks)
-        self.discards = list(s.discards)
-        self.counter = list(s.counter)
+        self.deck = s.deck
+        self.top = 0  # cards taken off the top of ``deck``: sliced off once, when frozen
+        self.torches = s.torches
+        self.hand = s.hand
+        self.turn = s.turn
+        self.stacks = s.stacks
+        self.discards = s.discards
+        self.counter = s.counter
         self.damage = s.damage
         self.encounter = s.encounter
         self.pending = s.pending
@@ -286,15 +332,11 @@ class _Table:
         self.events: list[str] = []
 
     def freeze(self, s: TombState) -> TombState:
-        return TombState(
-            variant=s.variant, seed=s.seed, stream=s.stream, deck=tuple(self.deck),
-            torches=tuple(self.torches), hand=tuple(self.hand), damage=self.damage,
-            turn=tuple(self.turn), encounter=self.encounter, pending=self.pending,
-            owed=self.owed, phase=self.phase, delve_turns=self.delve_turns,
-            retreat_turns=self.retreat_turns, retreat_needed=self.retreat_needed,
-            stacks=tuple(self.stacks), discards=tuple(self.discards),
-            counter=tuple(self.counter), outcome=self.outcome, moves=s.moves + 1,
-            events=tuple(self.events),
+        return _build(
+            s.variant, s.seed, s.stream, self.deck[self.top :], self.torches, self.hand,
+            self.damage, self.turn, self.encounter, self.pending, self.owed, self.phase,
+            self.delve_turns, self.retreat_turns, self.retreat_needed, self.stacks,
+            self.discards, self.counter, self.outcome, s.moves + 1, tuple(self.events),
         )
 
     # ----- the flow of a turn --------------------------------------------------------------
@@ -302,8 +344,17 @@ class _Table:
     def play_on(self) -> None:
         """Turn cards until the player has a choice, the turn ends or the game does."""
         while self.in_turn and self.outcome is None and self.pending is None:
-            if self.encounter is not None and len(encounter_options(self.hand, self.encounter)) > 1:
-                return
+            encounter = self.encounter
+            if encounter is not None:
+                # Stop where encounter_options() offers more than flip (inlined: this runs
+                # before every card turned on its own).
+                suit = encounter[-1]
+                if SKILL_FOR[suit] in self.hand:
+                    return
+                if suit == "S":
+                    strength = NUMBER[encounter]
+                    if any(TREASURE_VALUE.get(c, 0) >= strength for c in self.hand):
+                        return
             self.turn_card()
 
     def start_turn(self) -> None:
@@ -321,18 +372,36 @@ class _Table:
             )
 
     def turn_card(self) -> None:
-        if not self.deck:
+        if self.top == len(self.deck):
             self.end("lost_in_dark", "The deck is empty: you are lost in the dark.")
             return
-        card = self.deck.pop(0)
-        shown = display(card)
-        if card[0] == "A":
-            self.burn(card, f"You turn {shown}")
-        elif card[0] == "J" and card != "RJ":
-            self.hand.append(card)
-            self.events.append(f"You turn {shown}: {SKILL_NAMES[card]} joins your hand.")
-        elif card[0] == "Q":
-            self.turn.append(card)
+        card = self.deck[self.top]
+        self.top += 1
+        # The commonest cards first: 27 of the 44 are numbers.
+        if card in NUMBER:
+            self.turn += (card,)
+            if self.encounter is not None:
+                self.attempt(card)
+                return
+            # The turn's encounter appears.
+            self.encounter = card
+            self.events.append(_MEET[card])
+            if self.favour:
+                self.events.append(
+                    f"By the goddess's favour the {self.encounter_name()} gives way."
+                )
+                self.win()
+        elif card in _TURN_JACK:
+            self.hand += (card,)
+            self.events.append(_TURN_JACK[card])
+        elif card in _TURN_TREASURE:  # a King or the Scroll of Light
+            self.turn += (card,)
+            self.events.append(_TURN_TREASURE[card])
+        elif card[0] == "A":
+            self.burn(card, f"You turn {_SHOWN[card]}")
+        else:  # a Queen
+            shown = _SHOWN[card]
+            self.turn += (card,)
             if self.encounter is not None:
                 self.events.append(
                     f"You turn {shown}: the goddess smiles on you and the "
@@ -346,39 +415,14 @@ class _Table:
                 self.events.append(
                     f"You turn {shown}: the goddess smiles on you. The next encounter is won."
                 )
-        elif card not in NUMBER:  # a King or the Scroll of Light
-            self.turn.append(card)
-            what = "the Scroll of Light" if card == "RJ" else "a King's treasure"
-            self.events.append(f"You turn {shown}: {what}! It waits in the turn.")
-        else:
-            self.turn.append(card)
-            if self.encounter is None:
-                self.meet(card)
-            else:
-                self.attempt(card)
-
-    def meet(self, card: str) -> None:
-        self.encounter = card
-        strength = NUMBER[card]
-        suit = card[-1]
-        if suit == "S":
-            what = f"a monster of strength {strength} blocks the way."
-        elif suit == "D":
-            what = f"a trap of strength {strength} guards the way."
-        else:
-            what = f"a door sealed with strength {strength} bars the way."
-        self.events.append(f"You turn {display(card)}: {what}")
-        if self.favour:
-            self.events.append(f"By the goddess's favour the {self.encounter_name()} gives way.")
-            self.win()
 
     def attempt(self, card: str) -> None:
         enc = self.encounter
         assert enc is not None
-        shown, strength, value = display(card), NUMBER[enc], NUMBER[card]
+        shown, strength, value = _SHOWN[card], NUMBER[enc], NUMBER[card]
         suit = enc[-1]
         if value >= strength:
-            verb = {"S": "slays", "D": "disarms", "C": "opens"}[suit]
+            verb = _OVERCOMES[suit]
             self.events.append(f"Your {shown} {verb} the {self.encounter_name()}.")
             self.win()
             return
@@ -393,13 +437,13 @@ class _Table:
                 self.lose_turn()
         elif "JC" in self.hand:
             self.events.append(
-                f"Your {shown} fails to open the {display(enc)} door: pick the lock with "
+                f"Your {shown} fails to open the {_SHOWN[enc]} door: pick the lock with "
                 f"J♣, or discard {short} card{_s(short)}."
             )
             self.pending, self.owed = "door", short
         else:
             self.events.append(
-                f"Your {shown} fails to open the {display(enc)} door: you discard "
+                f"Your {shown} fails to open the {_SHOWN[enc]} door: you discard "
                 f"{short} card{_s(short)}."
             )
             self.discard(short)
@@ -416,7 +460,7 @@ class _Table:
         if self.damage >= DEADLY_DAMAGE:
             self.end("dead", f"You take {amount} damage ({self.damage} in all): you die.")
             return
-        showing = display(f"{10 - self.damage}H")
+        showing = _SHOWN[f"{10 - self.damage}H"]
         self.events.append(f"You take {amount} damage ({self.damage} in all, {showing} showing).")
 
     def after_blow(self) -> None:
@@ -426,36 +470,37 @@ class _Table:
 
     def discard(self, count: int) -> None:
         for _ in range(count):
-            if not self.deck:
+            if self.top == len(self.deck):
                 self.end("lost_in_dark", "The deck runs out while you discard: lost in the dark.")
                 return
-            card = self.deck.pop(0)
+            card = self.deck[self.top]
+            self.top += 1
             if card[0] == "A":
-                self.burn(card, f"You discard {display(card)}")
+                self.burn(card, f"You discard {_SHOWN[card]}")
                 if self.outcome is not None:
                     return
             else:
-                self.discards.append(card)
-                self.events.append(f"You discard {display(card)}: it is out of the game.")
+                self.discards += (card,)
+                self.events.append(f"You discard {_SHOWN[card]}: it is out of the game.")
         self.lose_turn()
 
     def burn(self, ace: str, lead: str) -> None:
         """An Ace turned up (``lead`` says how): a torch burns, or the 4th-Ace rule."""
         burnt = sum(1 for c in self.torches if c != "RJ")
         if burnt < TORCHES - 1:
-            self.torches.append(ace)
+            self.torches += (ace,)
             left = TORCHES - 1 - burnt
             self.events.append(f"{lead}: a torch burns out, {left} left.")
         elif "RJ" in self.hand:
-            self.hand.remove("RJ")
-            self.torches.append("RJ")
-            self.deck.append(ace)
+            self.hand = _without(self.hand, "RJ")
+            self.torches += ("RJ",)
+            self.deck += (ace,)
             self.events.append(
                 f"{lead}: your last torch fails, but the Scroll of Light 🃏 burns in its "
                 f"place and {display(ace)} goes to the bottom of the deck."
             )
         else:
-            self.torches.append(ace)
+            self.torches += (ace,)
             self.end("lost_in_dark", f"{lead}: your last torch burns out. Darkness falls.")
 
     def win(self) -> None:
@@ -473,27 +518,27 @@ class _Table:
 
     def collect(self, treasures: list[str]) -> None:
         if treasures:
-            self.hand.extend(treasures)
-            self.turn = [c for c in self.turn if c not in treasures]
-            self.events.append(f"You collect {show(treasures)}.")
+            self.hand += tuple(treasures)
+            self.turn = tuple([c for c in self.turn if c not in treasures])
+            self.events.append(f"You collect {_show(treasures)}.")
         self.end_turn()
 
     def leave(self, card: str) -> None:
         self.pending = None
-        self.events.append(f"You leave {display(card)} to mark the turn.")
+        self.events.append(f"You leave {_SHOWN[card]} to mark the turn.")
         self.collect([c for c in self.turn if c != card])
 
     def lose_turn(self) -> None:
         lost = [c for c in self.turn if c in TREASURE_VALUE]
         if lost:
-            self.events.append(f"The turn is lost, and {show(lost)} with it.")
+            self.events.append(f"The turn is lost, and {_show(lost)} with it.")
         else:
             self.events.append("The turn is lost.")
         self.end_turn()
 
     def end_turn(self) -> None:
-        self.stacks.extend(self.turn)
-        self.turn = []
+        self.stacks += self.turn
+        self.turn = ()
         self.encounter = None
         self.favour = False
         self.in_turn = False
@@ -523,7 +568,7 @@ class _Table:
 
     def encounter_name(self) -> str:
         enc = self.encounter
-        return f"{display(enc)} {KIND_NAMES[enc[-1]]}" if enc else "encounter"
+        return _ENCOUNTER_NAME[enc] if enc else "encounter"
 
 
 class Tomb(Game[TombState]):
@@ -541,7 +586,9 @@ class Tomb(Game[TombState]):
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> TombState:
         if deck is None:
-            cards, used = shuffled(seed, self.deck)
+            order = list(self.deck)
+            used = shuffle_from(seed, 0, order)  # the seed checked by new()
+            cards = tuple(order)
         else:
             known = set(self.deck)
             strays = [c for c in deck if c not in known]
@@ -550,12 +597,11 @@ class Tomb(Game[TombState]):
             if len(set(deck)) != len(deck):
                 raise ValueError("a Tomb deck holds each card at most once")
             cards, used = deck, 0
-        return TombState(
-            variant=variant,
-            seed=seed,
-            stream=used,
-            deck=cards,
-            events=(f"The tomb lies before you: {len(cards)} cards, four torches, 9 hit points.",),
+        # TombState(variant, seed, stream=used, deck=cards, events=...), every default spelt out.
+        return _build(
+            variant, seed, used, cards, (), (), 0, (), None, None, 0, "delve", 0, 0, None, (),
+            (), (), None, 0,
+            (f"The tomb lies before you: {len(cards)} cards, four torches, 9 hit points.",),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -579,6 +625,16 @@ class Tomb(Game[TombState]):
         return encounter_options(state.hand, state.encounter)
 
     def _apply(self, state: TombState, action: str) -> TombState:
+        if action == "retreat" and state.delve_turns > 1:
+            # A fifth of random play: turning back with retreat turns ahead sets two fields,
+            # built directly (the table below would do the same, only slower).
+            s, needed = state, state.delve_turns - 1
+            return _build(
+                s.variant, s.seed, s.stream, s.deck, s.torches, s.hand, s.damage, s.turn,
+                s.encounter, s.pending, s.owed, "retreat", s.delve_turns, s.retreat_turns,
+                needed, s.stacks, s.discards, s.counter, s.outcome, s.moves + 1,
+                (f"You turn back: {needed} retreat turn{_s(needed)} to the way out.",),
+            )
         t = _Table(state)
         verb, _, arg = action.partition(" ")
         if verb == "flip":
@@ -598,8 +654,8 @@ class Tomb(Game[TombState]):
                     f"{_s(t.retreat_needed)} to the way out."
                 )
         elif verb == "skill":
-            t.hand.remove(arg)
-            t.turn.append(arg)
+            t.hand = _without(t.hand, arg)
+            t.turn += (arg,)
             if t.pending == "door":
                 t.pending, t.owed = None, 0
                 t.events.append(f"You play {display(arg)}, {SKILL_NAMES[arg]}: the lock gives.")
@@ -610,16 +666,16 @@ class Tomb(Game[TombState]):
                 )
             t.win()
         elif verb == "drop":
-            t.hand.remove(arg)
-            t.turn.append(arg)
+            t.hand = _without(t.hand, arg)
+            t.turn += (arg,)
             t.events.append(
                 f"You drop {display(arg)} to buy off the {t.encounter_name()}: no damage, "
                 "no loot."
             )
             t.lose_turn()
         elif verb == "dodge":
-            t.hand.remove("JH")
-            t.counter.append("JH")
+            t.hand = _without(t.hand, "JH")
+            t.counter += ("JH",)
             t.events.append(f"You dodge the blow of {t.owed} with J♥.")
             t.pending, t.owed = None, 0
             t.after_blow()
@@ -637,6 +693,15 @@ class Tomb(Game[TombState]):
             t.leave(arg)
         t.play_on()
         return t.freeze(state)
+
+    def is_legal(self, state: TombState, action: str) -> bool:
+        if state.pending is None and state.outcome is None:
+            # With nothing pending, flip is always legal; between turns, retreat may be too.
+            if action == "flip":
+                return True
+            if state.encounter is None:
+                return action == "retreat" and state.phase == "delve" and state.delve_turns > 0
+        return action in self.actions(state)
 
     def refusal(self, state: TombState, action: str) -> str:
         if state.outcome is not None:
