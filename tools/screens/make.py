@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tools.screens.render import BACKGROUND, WIDTHS, Width, page
 from tools.screens.scenarios import Screen, capture_all
-from tools.screens.shoot import NoChromium, chromium, screenshot
+from tools.screens.shoot import NoChromium, chromium, missing_fonts, screenshot
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "screens"
@@ -82,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except NoChromium as exc:
             print(exc, file=sys.stderr)
             return 2
+        if (packages := missing_fonts()):
+            print(f"warning: the screens will not use Discord-like fonts: "
+                  f"`sudo apt-get install {' '.join(packages)}`", file=sys.stderr)
     screens = asyncio.run(capture_all())
     known = {s.name for s in screens}
     if args.only:

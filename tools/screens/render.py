@@ -77,6 +77,15 @@ def data_uri(png: bytes, kind: str = "image/png") -> str:
 
 # ----- markdown ---------------------------------------------------------------------------
 
+#: Symbols of the Basic Multilingual Plane drawn as emoji without U+FE0F (the others, like ♠
+#: and ⚔, are text unless U+FE0F follows, as in Discord).
+_BMP_EMOJI = ("⌚⌛⏩⏪⏫⏬⏰⏳☔☕♈♉♊♋♌♍♎♏♐♑♒♓♿⚓⚡⚪⚫"
+              "⚽⚾⛄⛅⛎⛔⛪⛲⛳⛵⛺⛽✅✊✋✨❌❎❓❔❕❗"
+              "➕➖➗➰➿⬛⬜⭐⭕")
+_UNICODE_EMOJI = re.compile(
+    "(?:[\U0001f000-\U0001faff]|[\u2190-\u2bff]\ufe0f|[" + _BMP_EMOJI + "])"
+    "(?:\ufe0f|[\U0001f3fb-\U0001f3ff]|\u200d(?:[\U0001f000-\U0001faff]|[\u2190-\u2bff]\ufe0f?))*"
+)
 _INLINE = re.compile(
     r"""\\(?P<esc>[^\w\s])
     |(?P<tick>`+)(?P<code>.+?)(?P=tick)
@@ -102,20 +111,25 @@ _WRAPS = {"bold": "strong", "under": "u", "ital": "em", "ital2": "em", "strike":
 class Markdown:
     """Discord's markdown subset to HTML, with a message's mention names and clock."""
 
-    def __init__(self, message: Message, emoji_png: EmojiPng, emoji_px: int = 22) -> None:
+    def __init__(self, message: Message, emoji_png: EmojiPng) -> None:
         self.message = message
         self.emoji_png = emoji_png
-        self.emoji_px = emoji_px
 
     def inline(self, text: str, *, links: bool = True) -> str:
         out: list[str] = []
         last = 0
         for m in _INLINE.finditer(text):
-            out.append(html.escape(text[last:m.start()], quote=False))
+            out.append(self.text(text[last:m.start()]))
             out.append(self._token(m, links))
             last = m.end()
-        out.append(html.escape(text[last:], quote=False))
+        out.append(self.text(text[last:]))
         return "".join(out)
+
+    @staticmethod
+    def text(text: str) -> str:
+        """Plain text, its unicode emoji as big as Discord draws them (1.375 em)."""
+        return _UNICODE_EMOJI.sub(lambda m: f'<span class="ue">{m.group(0)}</span>',
+                                  html.escape(text, quote=False))
 
     def _token(self, m: re.Match[str], links: bool) -> str:
         g = m.groupdict()
@@ -124,7 +138,7 @@ class Markdown:
         if g["code"] is not None:
             return f'<code class="inline">{html.escape(g["code"].strip(" ") or g["code"])}</code>'
         if g["ename"] is not None:
-            return self.emoji(g["ename"], self.emoji_px)
+            return self.emoji(g["ename"])
         if g["ts"] is not None:
             return f'<span class="ts">{html.escape(self.timestamp(int(g["ts"]), g["tsf"]))}</span>'
         if g["user"] is not None:
@@ -151,12 +165,14 @@ class Markdown:
                 return f"<{tag}>{self.inline(g[group], links=links)}</{tag}>"
         raise AssertionError(m.group(0))
 
-    def emoji(self, name: str, px: int) -> str:
+    def emoji(self, name: str, px: int | None = None) -> str:
+        """A custom emoji: 1.375 em like Discord's (22 px in a message, 19 in an embed),
+        or ``px``."""
         png = self.emoji_png(name)
         if png is None:
             return html.escape(f":{name}:")
-        return (f'<img class="emoji" alt=":{html.escape(name)}:" src="{data_uri(png)}" '
-                f'style="width:{px}px;height:{px}px">')
+        size = f' style="width:{px}px;height:{px}px"' if px else ""
+        return (f'<img class="emoji" alt=":{html.escape(name)}:" src="{data_uri(png)}"{size}>')
 
     def timestamp(self, seconds: int, style: str | None) -> str:
         """As Discord shows ``<t:seconds:style>`` (in UTC, en-US)."""
@@ -179,6 +195,8 @@ class Markdown:
             if i % 2:
                 out.append(f'<pre class="codeblock">{html.escape(part.rstrip(chr(10)))}</pre>')
                 continue
+            if i:  # the line break that ends a code block is not an empty line
+                part = part.removeprefix("\n")
             out.append(self._lines(part, headings))
         return "".join(out)
 
@@ -277,8 +295,12 @@ body { font-family: "Noto Sans", "DejaVu Sans", sans-serif; color: #dbdee1;
   margin-left: 4px; vertical-align: 2px; }
 .time { color: #949ba4; font-size: 12px; margin-left: 4px; }
 .content { white-space: pre-wrap; overflow-wrap: anywhere; }
-.content.jumbo .emoji { width: 48px !important; height: 48px !important; }
-.emoji { vertical-align: bottom; object-fit: contain; margin: 0 1px; }
+.content.jumbo .emoji, .content.jumbo .ue { width: 48px; height: 48px; font-size: 42px;
+  line-height: 48px; }
+.emoji { width: 1.375em; height: 1.375em; vertical-align: bottom; object-fit: contain;
+  margin: 0 1px; }
+.ue { display: inline-block; font-size: 1.25em; line-height: 1.1; vertical-align: bottom; }
+code .ue, .button .ue { font-size: 1em; line-height: inherit; }
 code.inline { font-family: "DejaVu Sans Mono", monospace; font-size: 85%;
   background: #2b2d31; border: 1px solid #1e1f22; border-radius: 4px; padding: 0 .2em;
   white-space: pre-wrap; }
@@ -343,10 +365,6 @@ pre.codeblock { font-family: "DejaVu Sans Mono", monospace; font-size: 12.6px;
 .ephemeral .link { color: #00a8fc; }
 """
 
-_UNICODE_EMOJI = re.compile(
-    "[\U0001f000-\U0001faff\u2600-\u27bf\u2300-\u23ff\u2b00-\u2bff][\ufe0f\u200d"
-    "\U0001f000-\U0001faff\u2600-\u27bf]*"
-)
 
 
 def _fit(size: tuple[int, int], box: tuple[int, int]) -> tuple[int, int]:
