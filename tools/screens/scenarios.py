@@ -185,7 +185,7 @@ async def story(s: Story) -> None:
 
     board = (await s.slash(alice, "leaderboard", game="donsol")).response
     await s.keep("leaderboard-day", "/leaderboard (today)",
-                 "Today's Donsol board on this server: five players, alice's line marked.",
+                 "Today's Donsol board on this server: four players, alice's line marked.",
                  board, user="alice", command="leaderboard")
     board = (await s.slash(alice, "leaderboard", game="donsol", day="week")).response
     await s.keep("leaderboard-week", "/leaderboard day:week",
