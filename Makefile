@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # Every benchmark script, run as `python -m bench.NAME` (see bench/README.md).
 BENCHES := engine service clicks load crashes pictures solver boards posts shards pars hints
 
-.PHONY: run test lint bench bench-quick clean
+.PHONY: run test lint bench bench-quick screens clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,19 @@ bench: $(STAMP)
 bench-quick: $(STAMP)
 	@set -e; for name in $(BENCHES); do \
 		echo "== python -m bench.$$name --quick"; $(BIN)/python -m bench.$$name --quick; done
+
+# docs/screens/: every screen as Discord draws it, at desktop and phone width (tools/screens).
+# Needs Debian's Chromium: installed here with apt when missing and running as root.
+screens: $(STAMP)
+	@if [ ! -x /usr/bin/chromium ] && ! command -v chromium >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update && apt-get install -y chromium fonts-noto-core fonts-noto-color-emoji; \
+		else \
+			echo "Chromium is missing: sudo apt-get install chromium fonts-noto-core fonts-noto-color-emoji"; \
+			exit 2; \
+		fi; \
+	fi
+	$(BIN)/python -m tools.screens
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .import_linter_cache

@@ -1,0 +1,1 @@
+"""Dungeon Deck's screens as Discord draws them: scenarios, an HTML renderer, screenshots."""
