@@ -685,7 +685,7 @@ def plans(s: Samples) -> list[Plan]:
                 Plan(f"{span} board page band ({scope})", q.band.sqlite, params,
                      "period_points_board", sorts=True),
                 Plan(f"{span} board size ({scope})", q.size.sqlite, params,
-                     "period_points_board"),
+                     "period_points_board|sqlite_autoindex_period_points_1"),
                 Plan(f"{span} board line ({scope})", q.line.sqlite, params,
                      "period_points_board|sqlite_autoindex_period_points_1"),
             ]

@@ -5,6 +5,7 @@ and the totals always the runs' own sums (kept by the database as the runs rank)
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import UTC, datetime
 from pathlib import Path
@@ -121,3 +122,39 @@ async def test_practice_and_unranked_runs_add_nothing(core: Core, clock: Clock) 
     assert not late.ranked
     board = await core.rankings.month("tomb", month="2026-12")
     assert board.lines == [] and board.size == 0
+
+
+# ----- the month's close --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("now", "month"), [
+    (datetime(2027, 1, 1, 0, 59, tzinfo=UTC), None),  # December's last day not closed yet
+    (datetime(2027, 1, 1, 1, 0, tzinfo=UTC), "2026-12"),
+    (datetime(2027, 1, 31, 23, 0, tzinfo=UTC), "2026-12"),
+    (datetime(2027, 3, 1, 1, 0, tzinfo=UTC), "2027-02"),  # only the latest: no backlog
+])
+def test_a_month_closes_at_01_00_on_the_1st_after_it(now: datetime, month: str | None) -> None:
+    from core.seasons import closed_month
+    assert closed_month(now) == month
+
+
+async def test_two_processes_closing_the_same_month_close_it_once(
+    core: Core, clock: Clock, db_path: Path
+) -> None:
+    await core.settings.change_guild(7, results_channel=70)
+    await daily_tomb(core, clock, "2026-12-10", ALICE, 2)
+    clock.now = datetime(2027, 1, 1, 1, 0, 30, tzinfo=UTC)
+    other = await Core.open(db_path, clock=clock, daily_secret="test-secret")
+    try:
+        month = core.seasons.closed_month()
+        assert [d.guild_id for d in await other.seasons.pending(month)] == [7]
+        claims = await asyncio.gather(*(c.seasons.claim(7, month) for c in (core, other) * 3))
+        assert sorted(claims) == [False] * 5 + [True]
+        assert await core.seasons.pending(month) == [] == await other.seasons.pending(month)
+        close = await other.seasons.compose(7, month)
+        (tomb,) = [b for b in close.boards if b.game == "tomb"]
+        assert [line.owner_id for line in tomb.lines] == [ALICE] and close.champions == [ALICE]
+        await other.seasons.gave_role(7, month, [ALICE])
+        assert (await core.seasons.compose(7, "2027-01")).previous == [ALICE]
+    finally:
+        await other.close()
