@@ -13,7 +13,8 @@
    and move log (measured on a sample).
 2. **Queries.** Through the core API (``core.rankings``), on the last day's clock: a day's
    global board (page 0 and the last page, with the viewer's own line), a server's board,
-   a player's record (stats, streaks, the last 14 days) and a player's standing. Each is timed
+   the week's and the month's boards (global, and a server's month), a player's record
+   (stats, streaks, the last 14 days) and a player's standing. Each is timed
    ``--calls`` times on a warm cache (p50 / p95 / p99, target p99 < 20 ms) and once cold (a
    fresh connection, the file dropped from the OS page cache), first without the planner's
    statistics, then after ``ANALYZE``.
