@@ -13,7 +13,8 @@
    and move log (measured on a sample).
 2. **Queries.** Through the core API (``core.rankings``), on the last day's clock: a day's
    global board (page 0 and the last page, with the viewer's own line), a server's board,
-   a player's record (stats, streaks, the last 14 days) and a player's standing. Each is timed
+   the week's and the month's boards (global, and a server's month), a player's record
+   (stats, streaks, the last 14 days) and a player's standing. Each is timed
    ``--calls`` times on a warm cache (p50 / p95 / p99, target p99 < 20 ms) and once cold (a
    fresh connection, the file dropped from the OS page cache), first without the planner's
    statistics, then after ``ANALYZE``.
@@ -47,12 +48,12 @@ from typing import Any
 from core import Core
 from core.clock import timestamp
 from core.daily import closes_at
-from core.rankings import DISCORD_EPOCH_MS, PAGE_SIZE, max_owner_id, week_of
+from core.rankings import DISCORD_EPOCH_MS, PAGE_SIZE, max_owner_id, month_of, week_of
 from core.settings import MIN_ACCOUNT_AGE
 from rules import GAMES, Game
 from rules.deal import daily_seed
-from store.base import BoardFilter, WeekFilter
-from store.boards import board_params, board_statements, week_params, week_statements
+from store.base import BoardFilter, PeriodFilter
+from store.boards import board_params, board_statements, period_params, period_statements
 from store.records import SELECT_BEST, SELECT_DAILY_MARKS, SELECT_GAME_STATS, SELECT_STREAKS
 from store.runs import score_key
 from store.settings import SELECT_GUILD_SETTINGS
@@ -543,6 +544,15 @@ def cases(s: Samples) -> list[Case]:
         owner = rng.choice(s.runs)[0]
         return await core.rankings.week(game, variant, rng.choice(s.days), viewer_id=owner)
 
+    async def month(core: Core, rng: random.Random) -> Any:
+        owner = rng.choice(s.runs)[0]
+        return await core.rankings.month(game, variant, s.today[:7], viewer_id=owner)
+
+    async def month_server(core: Core, rng: random.Random) -> Any:
+        owner, game_, variant_, _, guild = rng.choice([r for r in s.runs if r[4] is not None])
+        return await core.rankings.month(game_, variant_, s.today[:7], guild_id=guild,
+                                         viewer_id=owner)
+
     async def record(core: Core, rng: random.Random) -> Any:
         owner, game_ = rng.choice(s.players)
         return await core.rankings.record(owner, game_)
@@ -556,6 +566,8 @@ def cases(s: Samples) -> list[Case]:
         Case(f"global board, last page ({game} {variant})", last_page),
         Case("server board (any game)", server),
         Case(f"global week board, page 1 ({game} {variant})", week),
+        Case(f"global month board, page 1 ({game} {variant})", month),
+        Case("server month board (any game)", month_server),
         Case("player record: stats, streaks, 14 days", record),
         Case("player standing: server + global line", standing),
     ]
@@ -657,14 +669,27 @@ def plans(s: Samples) -> list[Plan]:
             Plan(f"board size ({scope})", q.size.sqlite, params, index),
             Plan(f"board line ({scope})", q.line.sqlite, params, index),
         ]
-    first, last = week_of(day)
-    week_filter = WeekFilter(game, variant, first, last)
-    week = {**week_params(week_filter), "limit": PAGE_SIZE, "offset": 0, "owner_id": owner}
-    page, size = week_statements(week_filter).page.sqlite, week_statements(week_filter).size.sqlite
-    found += [  # a week's totals are summed per player, then sorted: the whole week's players
-        Plan("week board page (global)", page, week, "runs_week", sorts=True),
-        Plan("week board size (global)", size, week, "runs_week"),
-    ]
+    # The week's and the month's boards read each player's total (period_points), kept by
+    # the runs' triggers: walked by total like a day board, never summed per call.
+    for span, of in (("week", week_of), ("month", month_of)):
+        for scope, guild_id, bound in (("global", None, None),
+                                       ("server, min age", guild, max_owner_id(day, 7))):
+            where = PeriodFilter(span, game, variant, of(day)[0], guild_id, bound)
+            q = period_statements(where)
+            params = {**period_params(where), "limit": PAGE_SIZE, "offset": 0, "key": 10,
+                      "above": 0, "top": 20, "bottom": 10, "skip": 0, "owner_id": owner}
+            found += [
+                Plan(f"{span} board page keys ({scope})", q.keys.sqlite, params,
+                     "period_points_board"),
+                Plan(f"{span} board above a total ({scope})", q.above.sqlite, params,
+                     "period_points_board"),
+                Plan(f"{span} board page band ({scope})", q.band.sqlite, params,
+                     "period_points_board", sorts=True),
+                Plan(f"{span} board size ({scope})", q.size.sqlite, params,
+                     "period_points_board|sqlite_autoindex_period_points_1"),
+                Plan(f"{span} board line ({scope})", q.line.sqlite, params,
+                     "period_points_board|sqlite_autoindex_period_points_1"),
+            ]
     player = {"owner_id": owner, "game": game}
     return [
         *found,

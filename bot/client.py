@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = (
     "bot.cogs.play", "bot.cogs.daily", "bot.cogs.boards", "bot.cogs.info",
     "bot.cogs.settings",
-    "bot.cogs.posts",
+    "bot.cogs.posts", "bot.cogs.seasons",
     "bot.cogs.challenges", "bot.cogs.series",
     "bot.cogs.replays", "bot.cogs.par",
 )

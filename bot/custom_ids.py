@@ -13,7 +13,8 @@ The kinds, their fields, and the values they are read as (``Click.fields``):
 
 - ``m`` (a move): run id, version, action;
 - ``c`` (a control): verb, run id, version, argument;
-- ``lb`` (a leaderboard page): game, variant, day (``w<Monday>`` for a week's board), scope
+- ``lb`` (a leaderboard page): game, variant, day (``w<Monday>`` for a week's board,
+  ``m<the 1st>`` for a month's), scope
   (``s`` this server, ``g`` everyone), guild (kept for ids already posted; never used: the
   server is the interaction's), page;
 - ``rp`` (a replay step): run id, step, tag;
@@ -102,7 +103,7 @@ ACTION = matching(r"[a-z]{1,20}(?: [0-9A-Za-z]{1,10}){0,4}")
 ARG = matching(r"[0-9a-z_-]{0,40}")
 GAME = matching(r"[a-z]{1,20}")
 VARIANT = matching(r"[0-9a-z_-]{1,40}")
-DAY = matching(r"w?[0-9]{4}-[0-9]{2}-[0-9]{2}")
+DAY = matching(r"[wm]?[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 #: Each kind's fields, or (for kinds whose first field says which) each verb's fields after it.
 LAYOUTS: dict[str, tuple[Field, ...] | dict[str, tuple[Field, ...]]] = {

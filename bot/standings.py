@@ -13,9 +13,9 @@ from bot.buttons import ButtonRows, button, make_id
 from core.daily import closes_at, day_number, next_deal_at
 from core.model import Run
 from core.par import ParStanding
-from core.rankings import ContestRecord, GameRecord, Leaderboard, Standing, WeekBoard
+from core.rankings import ContestRecord, GameRecord, Leaderboard, PeriodBoard, Standing
 from rules import GAMES, Game
-from store.base import BoardLine, ParRecord, WeekLine
+from store.base import BoardLine, ParRecord, PeriodLine
 
 #: The custom id kind of a leaderboard page button.
 BOARD_PAGE = "lb"
@@ -118,49 +118,74 @@ def par_field(par: ParStanding) -> str:
     return f"{par.text}\nReached by **{par.reached}** of {par.ranked} ranked {players}."
 
 
-# ----- the week's board ---------------------------------------------------------------------
+# ----- the week's and the month's boards ----------------------------------------------------
+
+#: Said in /help and the README: how a week's or a month's points add up.
+PERIOD_RULE = (
+    "A week's board (Monday to Sunday) and a month's board (calendar months), all UTC, add up "
+    "each player's points over their ranked dailies of the game and variant: the number the "
+    "game's /stats average counts, a day not played adds nothing. Equal totals share a rank. "
+    "A month's board is final once its last day has closed."
+)
+#: The day part of a period page's custom id: ``w<Monday>`` or ``m<the 1st>``.
+SPAN_MARKS = {"week": "w", "month": "m"}
 
 
-def week_page_id(board: WeekBoard, page: int) -> str:
-    """A week's page button: the day part is ``w<Monday>``, so a page stays on its week."""
+def period_page_id(board: PeriodBoard, page: int) -> str:
+    """A period's page button: the day part is ``w<Monday>`` or ``m<the 1st>``, so a page
+    stays on its week or month."""
     scope = "g" if board.guild_id is None else "s"
-    return make_id(BOARD_PAGE, board.game, board.variant, f"w{board.first}", scope,
-                   board.guild_id or 0, page)
+    return make_id(BOARD_PAGE, board.game, board.variant,
+                   f"{SPAN_MARKS[board.span]}{board.first}", scope, board.guild_id or 0, page)
 
 
-def week_line_text(line: WeekLine, unit: str, *, you: bool = False) -> str:
+def period_line_text(line: PeriodLine, unit: str, *, you: bool = False) -> str:
     name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
     days = "day" if line.days == 1 else "days"
     text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.total} {unit} ({line.days} {days})"
     return f"{text} ← you" if you else text
 
 
-def week_board(board: WeekBoard, *, viewer_id: int | None,
-               guild_name: str | None = None) -> tuple[discord.Embed, ButtonRows | None]:
-    """A page of a week's board: each player's daily points added up, Monday to Sunday."""
+def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | None = None,
+                 guild_name: str | None = None) -> tuple[discord.Embed, ButtonRows | None]:
+    """A page of a week's or a month's board: each player's daily points added up."""
     engine = GAMES[board.game]
     _, unit = engine.stat
     where = f"{guild_name or 'this server'}" if board.guild_id is not None else "everyone"
-    title = (f"{engine.title} · week of {board.first} to {board.last} · {board.variant} · "
-             f"{where}")
-    lines = [week_line_text(line, unit, you=line.owner_id == viewer_id) for line in board.lines]
+    if board.span == "week":
+        period, span_words, this = (f"week of {board.first} to {board.last}", "Monday to Sunday",
+                                    "this week")
+    else:
+        period, span_words, this = (f"month of {board.month}",
+                                    f"{board.first} to {board.last}", "this month")
+    title = f"{engine.title} · {period} · {board.variant} · {where}"
+    lines = [period_line_text(line, unit, you=line.owner_id == viewer_id)
+             for line in board.lines]
     if board.own is not None:
-        lines += ["…", week_line_text(board.own, unit, you=True)]
+        lines += ["…", period_line_text(board.own, unit, you=True)]
     if not board.lines:
-        lines = ["No ranked dailies this week yet. Play today's deal with `/daily`."]
+        lines = [f"No ranked dailies {this} yet. Play today's deal with `/daily`."
+                 if not board.closed else "Nobody ranked a daily in it."]
     if board.min_account_age:
-        lines.append(f"\n*Accounts younger than {board.min_account_age} days on Monday are not "
-                     "ranked on this server's board.*")
+        first_day = "on Monday" if board.span == "week" else "on the 1st"
+        lines.append(f"\n*Accounts younger than {board.min_account_age} days {first_day} are "
+                     "not ranked on this server's board.*")
     embed = discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
+    if board.span == "month":
+        final = closes_at(board.last)
+        state = ("Final." if board.closed else
+                 f"Open: final at {final:%Y-%m-%d %H:%M} UTC"
+                 + (f", in {until(final, now)}" if now is not None else ""))
+        embed.add_field(name="Board", value=state, inline=False)
     embed.set_footer(text=clip(
-        f"Each player's ranked daily {unit}, added up Monday to Sunday (UTC) · "
+        f"Each player's ranked daily {unit}, added up {span_words} (UTC) · "
         f"{board.size} players · page {board.page + 1}/{board.pages}", 2048))
     if board.pages <= 1:
         return embed, None
     rows = ButtonRows()
-    rows.add(button(week_page_id(board, board.page - 1), label="Previous", emoji="◀️",
+    rows.add(button(period_page_id(board, board.page - 1), label="Previous", emoji="◀️",
                     disabled=board.page == 0))
-    rows.add(button(week_page_id(board, board.page + 1), label="Next", emoji="▶️",
+    rows.add(button(period_page_id(board, board.page + 1), label="Next", emoji="▶️",
                     disabled=board.page >= board.pages - 1))
     return embed, rows
 

@@ -9,6 +9,7 @@ One module per concern, each a small class over a shared :class:`~core.context.C
 - ``settings``: per-server settings, player preferences and meta values;
 - ``challenges``: one fresh deal played by friends, compared on a card, closed at a deadline;
 - ``series``: Tomb of Four Kings runs back to back, their points added up.
+- ``seasons``: each month's champions, posted once per server, and the champion role;
 - ``par``: each closed day's deals solved once (the best score they allow), on boards and stats;
 - ``hints``: a good move for a practice run, from what its player can know;
 - ``replays``: finished dailies of closed days step by step, with their turning point;
@@ -49,6 +50,7 @@ from core.par import Pars
 from core.rankings import Rankings
 from core.replays import Replays
 from core.runs import Runs
+from core.seasons import Seasons
 from core.series import Series
 from core.settings import Settings
 from core.workers import Workers
@@ -75,6 +77,7 @@ class Core:
         self.rankings = Rankings(self.ctx, self.daily)
         self.challenges = Challenges(self.ctx, self.runs)
         self.series = Series(self.ctx, self.runs)
+        self.seasons = Seasons(self.ctx)
         #: Worker processes for the solver and hints (started on first use, ended by close).
         self.workers = Workers()
         self.par = Pars(self.ctx, self.daily, self.workers)

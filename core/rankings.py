@@ -10,6 +10,11 @@ Every answer comes from indexed queries (``store``), never from loading runs int
   board holds them all.
 - **Reads** of boards and stats may go to a read replica (``DATABASE_READ_URL``); a player's
   standing right after a run ends is read from the primary, so it includes that run.
+- **Week and month boards** (periods: Monday to Sunday, and calendar months, UTC) add up each
+  player's ranked daily points (the engine's ``stat``) over the period's days, one game and
+  variant, in a server or everyone's; equal totals share a rank, listed by name. A server's
+  minimum account age applies as on the period's first day. A period's board is final once
+  its last day has closed; past ones stay readable.
 - **Streaks** are keyed to days, never to clock arithmetic: consecutive UTC days with a
   finished (over or resigned) daily of the game. A missed day ends a streak; the current
   streak is the one that reaches today or yesterday.
@@ -22,7 +27,8 @@ from datetime import date, datetime, timedelta
 
 from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
-from core.daily import Daily, closes_at, day_number, opens_at
+from core.daily import EPOCH, Daily, closes_at, day_number, opens_at
+from core.errors import BadRequest
 from core.settings import GuildSettings
 from rules import GAMES
 from store.base import (
@@ -31,11 +37,11 @@ from store.base import (
     ChallengeStats,
     DayMark,
     GameStats,
+    PeriodFilter,
+    PeriodLine,
     SeriesBest,
     Streak,
     Tx,
-    WeekFilter,
-    WeekLine,
 )
 
 PAGE_SIZE = 10
@@ -116,21 +122,39 @@ def week_of(day: str) -> tuple[str, str]:
     return monday.isoformat(), (monday + timedelta(days=6)).isoformat()
 
 
-@dataclass(frozen=True)
-class WeekBoard:
-    """A page of a week's board: each player's daily points added up, Monday to Sunday."""
+def month_of(day: str) -> tuple[str, str]:
+    """The first and the last day of the calendar month holding ``day``."""
+    first = date.fromisoformat(day).replace(day=1)
+    following = (first + timedelta(days=32)).replace(day=1)
+    return first.isoformat(), (following - timedelta(days=1)).isoformat()
 
+
+#: Each span's first and last day, from a day in it.
+SPAN_OF = {"week": week_of, "month": month_of}
+
+
+@dataclass(frozen=True)
+class PeriodBoard:
+    """A page of a week's or a month's board: each player's daily points added up."""
+
+    span: str  # "week" or "month"
     game: str
     variant: str
-    first: str  # the Monday
-    last: str  # the Sunday
+    first: str  # the Monday, or the 1st
+    last: str  # the Sunday, or the month's last day
     guild_id: int | None
     min_account_age: int
-    lines: list[WeekLine]
+    lines: list[PeriodLine]
     size: int
     page: int
     pages: int
-    own: WeekLine | None
+    own: PeriodLine | None
+    closed: bool  # its last day has closed: final
+
+    @property
+    def month(self) -> str:
+        """``YYYY-MM`` of the period's first day."""
+        return self.first[:7]
 
 
 class Rankings:
@@ -236,30 +260,79 @@ class Rankings:
         guild_id: int | None = None,
         page: int = 0,
         viewer_id: int | None = None,
-    ) -> WeekBoard:
+    ) -> PeriodBoard:
         """A page of the board of the Monday–Sunday UTC week holding ``day`` (default
         today): each player's ranked daily points added up over its days.
 
         A server's minimum account age applies as on the week's Monday: an account too new
         then stays off the server's week board all week.
         """
+        return await self.period("week", game, variant, self.resolve_day(day),
+                                 guild_id=guild_id, page=page, viewer_id=viewer_id)
+
+    async def month(
+        self,
+        game: str,
+        variant: str | None = None,
+        month: str | None = None,
+        *,
+        guild_id: int | None = None,
+        page: int = 0,
+        viewer_id: int | None = None,
+    ) -> PeriodBoard:
+        """A page of the board of a calendar month (UTC; ``month`` ``YYYY-MM``, default this
+        one), added up as the week's."""
+        return await self.period("month", game, variant, self.resolve_month(month),
+                                 guild_id=guild_id, page=page, viewer_id=viewer_id)
+
+    def resolve_month(self, text: str | None) -> str:
+        """The first day of ``YYYY-MM`` (None: this month); a month before the dailies began
+        or still to come is refused."""
+        this = date.fromisoformat(self._ctx.today()).replace(day=1)
+        if text is None or text.strip().lower() in ("", "month", "this"):
+            return this.isoformat()
+        word = text.strip()
+        if len(word) != 7 or word[4] != "-" or not (word[:4] + word[5:]).isdigit() or not (
+            1 <= int(word[5:]) <= 12
+        ):
+            raise BadRequest(f"A month is written YYYY-MM, like {this:%Y-%m}.")
+        first = date(int(word[:4]), int(word[5:]), 1)
+        if first > this:
+            raise BadRequest(f"{word} has not begun: its board opens on {first.isoformat()}.")
+        if first < EPOCH.replace(day=1):
+            raise BadRequest(f"The dailies began in {EPOCH:%Y-%m}: there is no board for {word}.")
+        return first.isoformat()
+
+    async def period(
+        self,
+        span: str,
+        game: str,
+        variant: str | None,
+        day: str,
+        *,
+        guild_id: int | None = None,
+        page: int = 0,
+        viewer_id: int | None = None,
+    ) -> PeriodBoard:
+        """A page of the ``span`` (``week`` or ``month``) holding ``day``."""
         engine = check_game(game)
         variant = check_variant(engine, variant)
-        first, last = week_of(self.resolve_day(day))
+        if span not in SPAN_OF:
+            raise BadRequest("A period board is a week's or a month's.")
+        first, last = SPAN_OF[span](check_day(day))
         if guild_id is not None:
             check_id(guild_id, "server")
         page = max(0, int(page))
-        lines, size, own, age = await self._ctx.store.read(
-            _week_tx, engine.key, variant, first, last, guild_id, page, viewer_id, replica=True
-        )
+        args = (span, engine.key, variant, first, guild_id, viewer_id)
+        lines, size, own, age = await self._ctx.store.read(_period_tx, *args, page,
+                                                           replica=True)
         pages = max(1, -(-size // PAGE_SIZE))
         if page >= pages:
             page = pages - 1
-            lines, size, own, age = await self._ctx.store.read(
-                _week_tx, engine.key, variant, first, last, guild_id, page, viewer_id, replica=True
-            )
-        return WeekBoard(engine.key, variant, first, last, guild_id, age, lines, size, page,
-                         pages, own)
+            lines, size, own, age = await self._ctx.store.read(_period_tx, *args, page,
+                                                               replica=True)
+        return PeriodBoard(span, engine.key, variant, first, last, guild_id, age, lines, size,
+                           page, pages, own, self._daily.is_closed(last))
 
     async def remember_name(self, user_id: int, name: str) -> None:
         """Keep the name a player is listed (and ordered) by on boards."""
@@ -321,16 +394,26 @@ def _contests_tx(tx: Tx, user_id: int, game: str) -> tuple[ChallengeStats, list[
     return tx.challenge_stats(user_id, game), tx.series_best(user_id, game)
 
 
-def _week_tx(
-    tx: Tx, game: str, variant: str, first: str, last: str, guild_id: int | None, page: int,
-    viewer_id: int | None,
-) -> tuple[list[WeekLine], int, WeekLine | None, int]:
+def period_filter(
+    tx: Tx, span: str, game: str, variant: str, first: str, guild_id: int | None
+) -> tuple[PeriodFilter, int]:
+    """The filter of a period's board, and the server's minimum account age (0: none)."""
     age = 0
     if guild_id is not None:
         age = GuildSettings.parse(tx.guild_settings(guild_id)).min_account_age
-    where = WeekFilter(game, variant, first, last, guild_id, max_owner_id(first, age))
-    lines, own, size = tx.week_page(where, PAGE_SIZE, page * PAGE_SIZE, viewer_id)
-    return lines, size, own, age
+    return PeriodFilter(span, game, variant, first, guild_id, max_owner_id(first, age)), age
+
+
+def _period_tx(
+    tx: Tx, span: str, game: str, variant: str, first: str, guild_id: int | None,
+    viewer_id: int | None, page: int,
+) -> tuple[list[PeriodLine], int, PeriodLine | None, int]:
+    where, age = period_filter(tx, span, game, variant, first, guild_id)
+    lines = tx.period_page(where, PAGE_SIZE, page * PAGE_SIZE)
+    own = None
+    if viewer_id is not None and all(line.owner_id != viewer_id for line in lines):
+        own = tx.period_line(where, viewer_id)
+    return lines, tx.period_size(where), own, age
 
 
 def _name_tx(tx: Tx, user_id: int, name: str, now: str) -> None:

@@ -7,7 +7,9 @@ Server settings (changed with ``/settings``, which needs Manage Server):
   ranked on that server's board (the usual defence against scouting the deal with a second
   account). Default 0;
 - ``daily-post``: ``on`` or ``off`` (default on, once a results channel is set);
-- ``pictures``: ``on`` or ``off``, table pictures on boards (default on).
+- ``pictures``: ``on`` or ``off``, table pictures on boards (default on);
+- ``champion-role``: a role id; at each month's close the bot gives it to the server's
+  champion of each game and takes it from last month's (``core.seasons``). Default none.
 
 Player preferences: ``pictures`` (``on``/``off``).
 """
@@ -30,6 +32,7 @@ RESULTS_CHANNEL = "results-channel"
 MIN_ACCOUNT_AGE = "min-account-age"
 DAILY_POST = "daily-post"
 PICTURES = "pictures"
+CHAMPION_ROLE = "champion-role"
 #: The longest min-account-age accepted, in days (Discord itself is younger than this).
 MAX_ACCOUNT_AGE_DAYS = 3650
 
@@ -42,6 +45,7 @@ class GuildSettings:
     min_account_age: int = 0
     daily_post: bool = True
     pictures: bool = True
+    champion_role: int | None = None
 
     @classmethod
     def parse(cls, stored: dict[str, str]) -> GuildSettings:
@@ -52,6 +56,7 @@ class GuildSettings:
             min_account_age=int(age) if age.isdigit() else 0,
             daily_post=stored.get(DAILY_POST, "on") != "off",
             pictures=stored.get(PICTURES, "on") != "off",
+            champion_role=_id_or_none(stored.get(CHAMPION_ROLE, "")),
         )
 
 
@@ -77,6 +82,7 @@ class Settings:
         min_account_age: int | None = None,
         daily_post: bool | None = None,
         pictures: bool | None = None,
+        champion_role: int | None = None,
     ) -> GuildSettings:
         """Change the given settings of a server, in one transaction; all of them as they now
         stand. ``BadRequest`` for a value out of range (nothing is changed then)."""
@@ -93,6 +99,8 @@ class Settings:
             changes[DAILY_POST] = "on" if daily_post else "off"
         if pictures is not None:
             changes[PICTURES] = "on" if pictures else "off"
+        if champion_role is not None:
+            changes[CHAMPION_ROLE] = str(check_id(champion_role, "role"))
         stored = await self._ctx.store.write(_set_guild, check_id(guild_id, "server"), changes)
         if pictures is not None:
             self._pictures = {k: v for k, v in self._pictures.items() if k[0] != guild_id}
@@ -129,6 +137,10 @@ class Settings:
 
     async def set_meta(self, key: str, value: str) -> None:
         await self._ctx.store.write(_set_meta, key, value)
+
+
+def _id_or_none(text: str) -> int | None:
+    return int(text) if text.isdigit() and int(text) > 0 else None
 
 
 def _guild(tx: Tx, guild_id: int) -> dict[str, str]:

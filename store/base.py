@@ -7,7 +7,8 @@ A unique-key violation becomes :class:`Conflict` and nothing else.
 
 :class:`Tx` is the composition of the concerns' interfaces, each in its own module with its
 queries and rows (``store.runs``, ``store.settings``, ``store.posts``, ``store.boards``,
-``store.records``, ``store.challenges``, ``store.series``, ``store.pars``); the rows are
+``store.records``, ``store.challenges``, ``store.series``, ``store.pars``,
+``store.seasons``); the rows are
 named here too, where the core imports them from.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from store.boards import BoardFilter, BoardLine, Boards, WeekFilter, WeekLine
+from store.boards import BoardFilter, BoardLine, Boards, PeriodFilter, PeriodLine
 from store.challenges import (
     ChallengeEntry,
     ChallengeRow,
@@ -29,13 +30,16 @@ from store.pars import ParRecord, ParRow, Pars, TurnRow
 from store.posts import Posts
 from store.records import DayMark, GameStats, Records, Streak
 from store.runs import NewRun, RunChange, RunRow, Runs
+from store.seasons import Seasons
 from store.series import Series, SeriesBest, SeriesEntry, SeriesRow
 from store.settings import Settings
 
 T = TypeVar("T")
 
 
-class Tx(Runs, Settings, Posts, Boards, Records, Challenges, Series, Pars, Protocol):
+class Tx(
+    Runs, Settings, Posts, Boards, Records, Challenges, Series, Pars, Seasons, Protocol
+):
     """The named queries of one transaction (all synchronous: they run on the store's thread)."""
 
 
@@ -61,7 +65,7 @@ class Store(Protocol):
 
 __all__ = [
     "BoardFilter", "BoardLine", "ChallengeEntry", "ChallengeRow", "ChallengeStats", "Conflict",
-    "DayMark", "GameStats", "NewChallenge", "NewRun", "ParRecord", "ParRow", "RunChange",
-    "RunRow", "SeriesBest", "SeriesEntry", "SeriesRow", "Store", "Streak", "TurnRow", "Tx",
-    "WeekFilter", "WeekLine",
+    "DayMark", "GameStats", "NewChallenge", "NewRun", "ParRecord", "ParRow", "PeriodFilter",
+    "PeriodLine", "RunChange", "RunRow", "SeriesBest", "SeriesEntry", "SeriesRow", "Store",
+    "Streak", "TurnRow", "Tx",
 ]

@@ -1,5 +1,5 @@
-"""The day's and the week's boards: ranked dailies, one page at a time, and how many of a
-board reached a score (the par).
+"""The day's boards (ranked dailies) and the period boards (a week's or a month's daily
+points per player), one page at a time, and how many of a board reached a score (the par).
 
 A board's filter is the partial indexes' own condition, written out per scope (global, a
 server, a server with a minimum account age) rather than as ``{guild_id} IS NULL OR ...``:
@@ -46,22 +46,28 @@ class BoardLine:
     outcome: str | None
 
 
-@dataclass(frozen=True)
-class WeekFilter:
-    """Which runs a week's board adds up: the ranked dailies of a game and variant from
-    ``first`` to ``last`` (days, inclusive), of one server or all (as :class:`BoardFilter`)."""
+#: The spans a period board adds points up over.
+SPANS = ("week", "month")
 
+
+@dataclass(frozen=True)
+class PeriodFilter:
+    """Which totals a period's board ranks: each player's points over the ranked dailies of a
+    game and variant in the ``span`` (``week`` or ``month``) starting on ``first`` (the Monday,
+    or the 1st), of one server or all, from accounts no newer than ``max_owner_id`` (as
+    :class:`BoardFilter`)."""
+
+    span: str
     game: str
     variant: str
     first: str
-    last: str
     guild_id: int | None = None
     max_owner_id: int | None = None
 
 
 @dataclass(frozen=True)
-class WeekLine:
-    """One player's line on a week's board: their points added up over the days played."""
+class PeriodLine:
+    """One player's line on a period's board: their points added up over the days played."""
 
     rank: int
     owner_id: int
@@ -77,9 +83,9 @@ class Boards(Protocol):
     def board_size(self, where: BoardFilter) -> int: ...
     def board_line(self, where: BoardFilter, owner_id: int) -> BoardLine | None: ...
     def board_reached(self, where: BoardFilter, score: list[int]) -> int: ...
-    def week_page(
-        self, where: WeekFilter, limit: int, offset: int, viewer_id: int | None
-    ) -> tuple[list[WeekLine], WeekLine | None, int]: ...
+    def period_page(self, where: PeriodFilter, limit: int, offset: int) -> list[PeriodLine]: ...
+    def period_size(self, where: PeriodFilter) -> int: ...
+    def period_line(self, where: PeriodFilter, owner_id: int) -> PeriodLine | None: ...
 
 
 def _day_where(alias: str, guild: bool, age: bool) -> str:
@@ -169,57 +175,64 @@ def board_statements(where: BoardFilter) -> BoardStatements:
 
 
 @dataclass(frozen=True)
-class WeekStatements:
-    """A week's board in one scope: each player's points over the week's ranked dailies,
-    added up. ``page`` adds the sums up once (from the ``runs_week`` indexes alone) and
-    returns the page's lines, the viewer's own line and the board's size together; ``size``
-    is the size alone (a page past the end)."""
+class PeriodStatements:
+    """A period board's statements in one scope (with or without an account-age bound), read
+    like the day board's (:class:`BoardStatements`: ``keys``, ``above``, ``band``) from
+    ``period_points``, where the runs' triggers keep each player's total (migration 0008):
+    a page costs one walk of ``period_points_board`` to its totals, not a sum of the
+    period's runs. Everyone's board is the rows of ``guild_id`` 0."""
 
-    page: Query
+    keys: Query
+    above: Query
+    band: Query
     size: Query
+    line: Query
 
 
-def _week_statements(guild: bool, age: bool) -> WeekStatements:
-    where = (
-        "r.kind = 'daily' AND r.ranked = 1 AND r.game = {game} AND r.variant = {variant}"
-        " AND r.day >= {first} AND r.day <= {last}"
-        + (" AND r.guild_id = {guild_id}" if guild else "")
-        + (" AND r.owner_id <= {max_owner_id}" if age else "")
-    )
-    ranked = f"""
-        WITH totals AS (
-            SELECT r.owner_id, sum(r.points) AS total, count(*) AS days
-            FROM runs AS r WHERE {where} GROUP BY r.owner_id
-        ),
-        ranked AS (
-            SELECT t.owner_id, coalesce(p.name, '') AS name, t.total, t.days,
-                   rank() OVER (ORDER BY t.total DESC) AS rank,
-                   row_number() OVER (
-                       ORDER BY t.total DESC, lower(coalesce(p.name, '')), t.owner_id
-                   ) AS pos,
-                   count(*) OVER () AS size
-            FROM totals AS t LEFT JOIN players AS p ON p.user_id = t.owner_id
+def _period_statements(age: bool) -> PeriodStatements:
+    def where(alias: str) -> str:
+        t = alias
+        return (
+            f"{t}.span = {{span}} AND {t}.first = {{first}} AND {t}.game = {{game}}"
+            f" AND {t}.variant = {{variant}} AND {t}.guild_id = {{guild_id}}"
+            + (f" AND {t}.owner_id <= {{max_owner_id}}" if age else "")
         )
-    """
-    return WeekStatements(
-        page=Query.both(f"""{ranked}
-            SELECT rank, owner_id, name, total, days, pos, size FROM ranked
-            WHERE (pos > {{offset}} AND pos <= {{offset}} + {{limit}}) OR owner_id = {{owner_id}}
-            ORDER BY pos
+
+    t, b = where("t"), where("b")
+    return PeriodStatements(
+        keys=Query.both(f"""
+            SELECT t.total FROM period_points AS t WHERE {t}
+            ORDER BY t.total DESC LIMIT {{limit}} OFFSET {{offset}}
         """),
-        size=Query.both(f"SELECT count(DISTINCT r.owner_id) AS n FROM runs AS r WHERE {where}"),
+        above=Query.both(
+            f"SELECT count(*) AS n FROM period_points AS t WHERE {t} AND t.total > {{key}}"
+        ),
+        band=Query.both(f"""
+            SELECT {{above}} + rank() OVER (ORDER BY b.total DESC) AS rank, b.owner_id,
+                   coalesce(p.name, '') AS name, b.total, b.days
+            FROM period_points AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+            WHERE {b} AND b.total BETWEEN {{bottom}} AND {{top}}
+            ORDER BY b.total DESC, lower(coalesce(p.name, '')), b.owner_id
+            LIMIT {{limit}} OFFSET {{skip}}
+        """),
+        size=Query.both(f"SELECT count(*) AS n FROM period_points AS t WHERE {t}"),
+        line=Query.both(f"""
+            SELECT 1 + (SELECT count(*) FROM period_points AS t
+                        WHERE {t} AND t.total > b.total) AS rank,
+                   b.owner_id, coalesce(p.name, '') AS name, b.total, b.days
+            FROM period_points AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+            WHERE {b} AND b.owner_id = {{owner_id}}
+        """),
     )
 
 
-#: By (a server's board, with a minimum account age), as :data:`BOARD_STATEMENTS`.
-WEEK_STATEMENTS = {
-    (guild, age): _week_statements(guild, age) for guild in (False, True) for age in (False, True)
-}
+#: By whether the board has a minimum account age.
+PERIOD_STATEMENTS = {age: _period_statements(age) for age in (False, True)}
 
 
-def week_statements(where: WeekFilter) -> WeekStatements:
+def period_statements(where: PeriodFilter) -> PeriodStatements:
     """The statements of ``where``'s scope."""
-    return WEEK_STATEMENTS[where.guild_id is not None, where.max_owner_id is not None]
+    return PERIOD_STATEMENTS[where.max_owner_id is not None]
 
 
 def board_params(where: BoardFilter) -> dict[str, Any]:
@@ -230,11 +243,12 @@ def board_params(where: BoardFilter) -> dict[str, Any]:
     }
 
 
-def week_params(where: WeekFilter) -> dict[str, Any]:
-    """The parameters of a week board's filter."""
+def period_params(where: PeriodFilter) -> dict[str, Any]:
+    """The parameters of a period board's filter (everyone's board is guild 0)."""
     return {
-        "game": where.game, "variant": where.variant, "first": where.first, "last": where.last,
-        "guild_id": where.guild_id, "max_owner_id": where.max_owner_id,
+        "span": where.span, "first": where.first, "game": where.game,
+        "variant": where.variant, "guild_id": where.guild_id or 0,
+        "max_owner_id": where.max_owner_id,
     }
 
 
@@ -268,20 +282,26 @@ class BoardsSql:
         params = {**board_params(where), "key": score_key(score)}
         return _count(self.db.one(board_statements(where).reached, params))
 
-    def week_page(
-        self, where: WeekFilter, limit: int, offset: int, viewer_id: int | None
-    ) -> tuple[list[WeekLine], WeekLine | None, int]:
-        queries = week_statements(where)
-        params = {**week_params(where), "limit": limit, "offset": offset,
-                  "owner_id": -1 if viewer_id is None else viewer_id}
-        rows = self.db.all(queries.page, params)
-        lines = [_week_line(row) for row in rows if offset < row["pos"] <= offset + limit]
-        own = next((_week_line(row) for row in rows if not offset < row["pos"] <= offset + limit
-                    and row["owner_id"] == viewer_id), None)
-        if rows:
-            return lines, own, int(rows[0]["size"])
-        # Past the end and no line of the viewer's: the size alone.
-        return [], None, _count(self.db.one(queries.size, week_params(where)))
+    def period_page(self, where: PeriodFilter, limit: int, offset: int) -> list[PeriodLine]:
+        queries, params = period_statements(where), period_params(where)
+        keys = [row["total"] for row in self.db.all(
+            queries.keys, {**params, "limit": limit, "offset": offset}
+        )]
+        if not keys:
+            return []
+        top, bottom = keys[0], keys[-1]
+        above = _count(self.db.one(queries.above, {**params, "key": top}))
+        band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
+                "skip": offset - above}
+        return [_period_line(row) for row in self.db.all(queries.band, band)]
+
+    def period_size(self, where: PeriodFilter) -> int:
+        return _count(self.db.one(period_statements(where).size, period_params(where)))
+
+    def period_line(self, where: PeriodFilter, owner_id: int) -> PeriodLine | None:
+        params = {**period_params(where), "owner_id": owner_id}
+        row = self.db.one(period_statements(where).line, params)
+        return None if row is None else _period_line(row)
 
 
 def _count(row: Row | None) -> int:
@@ -297,6 +317,6 @@ def _board_line(row: Row) -> BoardLine:
     )
 
 
-def _week_line(row: Row) -> WeekLine:
-    return WeekLine(rank=int(row["rank"]), owner_id=row["owner_id"], name=row["name"],
+def _period_line(row: Row) -> PeriodLine:
+    return PeriodLine(rank=int(row["rank"]), owner_id=row["owner_id"], name=row["name"],
                     total=int(row["total"]), days=int(row["days"]))

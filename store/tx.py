@@ -13,12 +13,14 @@ from store.pars import ParsSql
 from store.posts import PostsSql
 from store.records import RecordsSql
 from store.runs import RunsSql
+from store.seasons import SeasonsSql
 from store.series import SeriesSql
 from store.settings import SettingsSql
 
 
 class SqlTx(
-    RunsSql, SettingsSql, PostsSql, BoardsSql, RecordsSql, ChallengesSql, SeriesSql, ParsSql
+    RunsSql, SettingsSql, PostsSql, BoardsSql, RecordsSql, ChallengesSql, SeriesSql, ParsSql,
+    SeasonsSql,
 ):
     """The named queries of ``store.base.Tx`` over one connection inside one transaction."""
 

@@ -26,6 +26,19 @@ SCOPES = [
     app_commands.Choice(name="everyone", value="global"),
 ]
 DM_SERVER_BOARD = "There is no server board in a DM: here is everyone's."
+#: A page id's day part: ``w<Monday>`` (a week's board) or ``m<the 1st>`` (a month's).
+PAGE_SPANS = {"w": "week", "m": "month"}
+
+
+def period_span(day: str | None, month: str | None) -> str | None:
+    """``week`` or ``month`` when the options ask for a period's board, else None (a day's);
+    a month with a day other than ``month`` is refused."""
+    word = day.strip().lower() if day is not None else None
+    if month is not None:
+        if word not in (None, "month"):
+            raise Refusal("Give a day or a month, not both.")
+        return "month"
+    return word if word in ("week", "month") else None
 
 
 class Boards(commands.Cog):
@@ -44,7 +57,9 @@ class Boards(commands.Cog):
     @app_commands.describe(
         game="The game whose daily board to show",
         variant="A variant of that game (its default when left out)",
-        day="YYYY-MM-DD, today, yesterday, or week: the daily points of this Monday–Sunday",
+        day=("YYYY-MM-DD, today, yesterday, week (this Monday–Sunday's daily points) or month "
+             "(this month's)"),
+        month="YYYY-MM: that month's board of daily points (past months stay readable)",
         scope="This server's players, or everyone's (default: this server, in a server)",
     )
     @app_commands.choices(game=GAME_CHOICES, variant=VARIANT_CHOICES, scope=SCOPES)
@@ -57,6 +72,7 @@ class Boards(commands.Cog):
         variant: str | None = None,
         day: str | None = None,
         scope: str | None = None,
+        month: str | None = None,
     ) -> None:
         """A day's daily board: the top 10, your own line, and pages."""
         try:
@@ -66,10 +82,11 @@ class Boards(commands.Cog):
                 raise Refusal("Choose the scope `server` or `global`.")
             in_server = interaction.guild_id is not None
             guild_id = interaction.guild_id if in_server and scope != "global" else None
-            if day is not None and day.strip().lower() == "week":
-                await self._week(interaction, engine.key, variant, None, guild_id,
-                                 content=DM_SERVER_BOARD if scope == "server" and not in_server
-                                 else None)
+            span = period_span(day, month)
+            if span is not None:
+                await self._period(interaction, span, engine.key, variant, month, guild_id,
+                                   content=DM_SERVER_BOARD if scope == "server" and not in_server
+                                   else None)
                 return
             board = await self.bot.core.rankings.board(
                 engine.key, variant, day, guild_id=guild_id, viewer_id=interaction.user.id
@@ -100,9 +117,9 @@ class Boards(commands.Cog):
         written in the id is never used, so a forged id shows no other server's board."""
         game, variant, day, scope, _, page = (str(f) for f in click.fields)
         guild_id = interaction.guild_id if scope == "s" else None
-        if day.startswith("w"):  # a week's board: w<Monday>
-            await self._week(interaction, game, variant, day[1:], guild_id, page=int(page),
-                             edit=True)
+        if day[0] in PAGE_SPANS:  # a week's board, w<Monday>, or a month's, m<the 1st>
+            await self._period(interaction, PAGE_SPANS[day[0]], game, variant, day[1:],
+                               guild_id, page=int(page), edit=True)
             return
         try:
             board = await self.bot.core.rankings.board(
@@ -117,29 +134,36 @@ class Boards(commands.Cog):
         embed, rows = await self._drawn(interaction, board)
         await interaction.response.edit_message(embed=embed, view=rows)
 
-    async def _week(
+    async def _period(
         self,
         interaction: discord.Interaction[Any],
+        span: str,
         game: str,
         variant: str,
-        day: str | None,
+        when: str | None,
         guild_id: int | None,
         *,
         page: int = 0,
         edit: bool = False,
         content: str | None = None,
     ) -> None:
-        """The week's board (``day`` in it, default today): sent, or a page edited in."""
+        """A week's board (``when`` a day in it) or a month's (``when`` ``YYYY-MM`` or its
+        first day; default this week or month): sent, or a page edited in."""
+        rankings = self.bot.core.rankings
         try:
-            board = await self.bot.core.rankings.week(
-                game, variant, day, guild_id=guild_id, page=page, viewer_id=interaction.user.id
-            )
+            if span == "week":
+                board = await rankings.week(game, variant, when, guild_id=guild_id, page=page,
+                                            viewer_id=interaction.user.id)
+            else:
+                board = await rankings.month(game, variant, when[:7] if when else None,
+                                             guild_id=guild_id, page=page,
+                                             viewer_id=interaction.user.id)
         except Refusal as exc:
-            log.info("refused: week board from user %s: %s", interaction.user.id, exc)
+            log.info("refused: %s board from user %s: %s", span, interaction.user.id, exc)
             await replies.notice(interaction, str(exc))
             return
-        embed, rows = standings.week_board(
-            board, viewer_id=interaction.user.id,
+        embed, rows = standings.period_board(
+            board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
             guild_name=interaction.guild.name if interaction.guild else None,
         )
         if edit:

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot import replies
 from bot.boards.rulebook import RULEBOOK
 from bot.choices import GAME_CHOICES
-from bot.standings import TIE_BREAK
+from bot.standings import PERIOD_RULE, TIE_BREAK
 from core import Refusal
 from core.checks import check_game
 from rules import GAMES
@@ -32,6 +32,11 @@ INTRO = (
     "and still rank; then the day's boards are final and its seed is revealed (`/verify`). "
     "`/leaderboard` compares this server's players or everyone's; `/stats` keeps your streaks. "
     "{tie_break}\n\n"
+    "**Weeks and months:** `/leaderboard day:week`, `day:month` and `month:YYYY-MM` (past "
+    "months stay readable). {period_rule} On the 1st at 01:00 UTC each server's results channel "
+    "gets last month's champions, the top three of each game, and with `/settings "
+    "champion-role` the bot gives that role to each game's champion (taking it from last "
+    "month's).\n\n"
     "**With friends:** `/challenge` deals a fresh deal that everyone who accepts plays once, "
     "privately; its card ranks you as you finish and reveals the seed when it closes. "
     "`/series` plays Tomb of Four Kings runs back to back and adds up their points."
@@ -43,7 +48,8 @@ def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
     """What the bot does, then every command of ``tree`` with its options."""
     games = ", ".join(game.title for game in GAMES.values())
     embed = discord.Embed(
-        title="Dungeon Deck", description=INTRO.format(games=games, tie_break=TIE_BREAK),
+        title="Dungeon Deck",
+        description=INTRO.format(games=games, tie_break=TIE_BREAK, period_rule=PERIOD_RULE),
         colour=EMBED_COLOUR,
     )
     for command in sorted(tree.get_commands(), key=lambda c: c.name):

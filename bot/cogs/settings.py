@@ -11,7 +11,10 @@ nothing, not even the other options given with it:
   saying what is missing: saved, it would only make every result line and daily post fail
   quietly, while the admin who just chose it is here to fix the permission and ask again;
 - ``min-account-age``: whole days from 0 to 3650;
-- ``daily-post`` and ``pictures``: ``on`` or ``off``.
+- ``daily-post`` and ``pictures``: ``on`` or ``off``;
+- ``champion-role``: a role of this server the bot can give: it needs Manage Roles, and the
+  role must be below its own highest and not an integration's. One it cannot give is
+  *refused*, saying what is missing (``bot.cogs.seasons.role_problem``).
 
 The command is hidden from members without Manage Server (``default_permissions``) and from
 DMs (``guild_only``); since a server can grant it to anyone under Integrations, Manage Server
@@ -33,6 +36,7 @@ from discord.ext import commands
 
 from bot import replies
 from bot.cogs.posts import missing_permissions
+from bot.cogs.seasons import role_problem
 from core import Refusal
 from core.daily import day_number
 from core.posts import Posts
@@ -76,7 +80,7 @@ class Settings(commands.Cog):
     @app_commands.command(name="settings")
     @app_commands.rename(
         results_channel="results-channel", min_account_age="min-account-age",
-        daily_post="daily-post",
+        daily_post="daily-post", champion_role="champion-role",
     )
     @app_commands.describe(
         results_channel="Where result lines and the daily post go",
@@ -86,6 +90,8 @@ class Settings(commands.Cog):
         ),
         daily_post="Post the new deals and yesterday's top three at 01:00 UTC (default on)",
         pictures="Table pictures on boards in this server (default on)",
+        champion_role=("Given each month to each game's champion of this server, taken from "
+                       "last month's (needs Manage Roles)"),
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -96,6 +102,7 @@ class Settings(commands.Cog):
         min_account_age: app_commands.Range[int, 0, MAX_ACCOUNT_AGE_DAYS] | None = None,
         daily_post: OnOff | None = None,
         pictures: OnOff | None = None,
+        champion_role: discord.Role | None = None,
     ) -> None:
         """Show or change this server's settings (needs Manage Server)."""
         guild = interaction.guild
@@ -108,13 +115,14 @@ class Settings(commands.Cog):
             channel_id = _channel(guild, results_channel)
             age = _days(min_account_age)
             post, pics = _on_off("daily-post", daily_post), _on_off("pictures", pictures)
+            role_id = _champion_role(guild, champion_role)
             changed = [name for name, value in (
                 ("results-channel", channel_id), ("min-account-age", age), ("daily-post", post),
-                ("pictures", pics)) if value is not None]
+                ("pictures", pics), ("champion-role", role_id)) if value is not None]
             if changed:
                 now = await self.bot.core.settings.change_guild(
                     guild.id, results_channel=channel_id, min_account_age=age,
-                    daily_post=post, pictures=pics,
+                    daily_post=post, pictures=pics, champion_role=role_id,
                 )
                 log.info("settings of server %s changed by user %s: %s", guild.id,
                          interaction.user.id, ", ".join(changed))
@@ -197,6 +205,23 @@ def _channel(guild: discord.Guild, value: Any) -> int | None:
     return channel.id
 
 
+def _champion_role(guild: discord.Guild, value: Any) -> int | None:
+    """The champion role's id, if the bot can give it (else a refusal saying why)."""
+    if value is None:
+        return None
+    role_id = getattr(value, "id", None)
+    role = guild.get_role(role_id) if isinstance(role_id, int) else None
+    if role is None:
+        raise OptionRefused("champion-role must be a role of this server; nothing was changed.")
+    problem = role_problem(guild, role)
+    if problem is not None:
+        raise OptionRefused(
+            f"I cannot give {role.mention}: {problem}. Nothing was changed; fix that and "
+            "choose it again."
+        )
+    return role.id
+
+
 def _days(value: Any) -> int | None:
     if value is None:
         return None
@@ -242,6 +267,8 @@ def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str]) 
         "on this server's board)",
         f"- daily-post: {post}",
         f"- pictures: {'on' if now.pictures else 'off'} (table pictures on boards)",
+        "- champion-role: " + (f"<@&{now.champion_role}>" if now.champion_role else "not set")
+        + " (given each month to each game's champion of this server)",
     ])
 
 

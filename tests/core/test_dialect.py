@@ -11,11 +11,11 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from store import boards, challenges, pars, posts, records, runs, series, settings
+from store import boards, challenges, pars, posts, records, runs, seasons, series, settings
 from store.dialect import Query
 from store.sqlite import SqliteStore
 
-CONCERNS = (runs, settings, posts, boards, records, challenges, series, pars)
+CONCERNS = (runs, settings, posts, boards, records, challenges, series, pars, seasons)
 
 
 def every_query() -> dict[str, Query]:
@@ -25,7 +25,7 @@ def every_query() -> dict[str, Query]:
         for name, value in vars(module).items():
             if isinstance(value, Query):
                 found[f"{module.__name__}.{name}"] = value
-    for scope, statements in [*boards.BOARD_STATEMENTS.items(), *boards.WEEK_STATEMENTS.items()]:
+    for scope, statements in [*boards.BOARD_STATEMENTS.items(), *boards.PERIOD_STATEMENTS.items()]:
         for field, query in vars(statements).items():
             found[f"{type(statements).__name__}{scope}.{field}"] = query
     return found

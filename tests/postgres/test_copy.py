@@ -75,6 +75,11 @@ async def test_a_copy_has_every_row_and_the_bot_carries_on(
             assert await after.runs.get(run_id) == await before.runs.get(run_id)
             assert await after.runs.moves(run_id) == await before.runs.moves(run_id)
         assert await after.daily.secret() == await before.daily.secret()  # same dailies
+        # The month's totals come over as they were, not added again by the runs' triggers
+        # (and those work again after the copy: a new daily ranks on the month's board).
+        month = await before.rankings.month("tomb", guild_id=7)
+        assert month.size == 1 and await after.rankings.month("tomb", guild_id=7) == month
+        assert tables["period_points"].rows == 4  # week and month, everyone and the server
         assert await after.settings.player(ALICE) == await before.settings.player(ALICE)
         assert await after.settings.player(ALICE) != {}
         # Play on: the next move and a new run (with an id past the copied ones).
@@ -83,6 +88,9 @@ async def test_a_copy_has_every_row_and_the_bot_carries_on(
         assert run.moves == 3
         fresh = await after.runs.start(ALICE, "clear")
         assert fresh.id == max(ids.values()) + 1
+        daily = await after.daily.start_new(ALICE, "tomb", guild_id=7)
+        await after.runs.resign(daily.id, ALICE, daily.version)
+        assert (await after.rankings.month("tomb", guild_id=7)).size == 2
 
 
 async def test_a_target_with_rows_is_refused_and_left_alone(
