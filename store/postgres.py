@@ -168,11 +168,14 @@ class PostgresStore:
         conn = await asyncio.to_thread(
             psycopg.connect, self.url, autocommit=True, connect_timeout=int(CONNECT_TIMEOUT)
         )
+        got = False
         try:
             got = await asyncio.to_thread(_lock, conn, lock_key(name), wait)
             yield got
         finally:
-            await asyncio.to_thread(conn.close)
+            # Let go before closing: a closed connection's server session ends a moment
+            # later, and until then the lock would still refuse the next taker.
+            await asyncio.to_thread(_release, conn, lock_key(name) if got else None)
 
     async def _call(self, pool: ConnectionPool, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -203,6 +206,14 @@ def _lock(conn: psycopg.Connection[Any], key: int, wait: bool) -> bool:
         return True
     row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
     return bool(row and row[0])
+
+
+def _release(conn: psycopg.Connection[Any], key: int | None) -> None:
+    try:
+        if key is not None and not conn.closed:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+    finally:
+        conn.close()
 
 
 _TRANSIENT = (errors.DeadlockDetected, errors.SerializationFailure)

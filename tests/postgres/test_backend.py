@@ -178,6 +178,24 @@ async def test_an_advisory_lock_goes_to_one_process_at_a_time(pg_url: str) -> No
         await two.close()
 
 
+async def test_a_lock_let_go_is_free_for_the_next_taker_at_once(pg_url: str) -> None:
+    """The block's end lets the lock go on the server before it returns: a pass that follows
+    another (the par pass after a restart, say) is never refused by the one before."""
+    one = await PostgresStore.open(pg_url, pool_size=1)
+    two = await PostgresStore.open(pg_url, pool_size=1)
+    try:
+        refused = 0
+        for _ in range(40):
+            async with one.singleton("solve-par") as first:
+                assert first
+            async with two.singleton("solve-par") as second:
+                refused += not second
+        assert refused == 0
+    finally:
+        await one.close()
+        await two.close()
+
+
 HOLDER = """
 import asyncio, sys
 from store.postgres import PostgresStore
