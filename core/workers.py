@@ -75,15 +75,17 @@ class Workers:
             return await loop.run_in_executor(pool, functools.partial(fn, *args))
         except BrokenProcessPool:
             # The process died (killed, out of memory): the next call starts a new one.
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
             if self._pools.get(lane) is pool:  # one death, however many calls it broke
                 del self._pools[lane]
                 self.deaths[lane] += 1
-                codes = [p.exitcode for p in (getattr(pool, "_processes", None) or {}).values()]
-                log.error("the %s worker process died (exit codes %s); starting a new one on "
-                          "the next call", lane, codes)
                 if self.on_death is not None:
                     self.on_death(lane)
-            pool.shutdown(wait=False, cancel_futures=True)
+                # Off the event loop: the dead process may take a moment to be waited for.
+                codes = await asyncio.to_thread(_exit_codes, processes)
+                log.error("the %s worker process died (exit codes %s); starting a new one on "
+                          "the next call", lane, codes)
             raise
 
     def close(self) -> None:
@@ -106,6 +108,18 @@ class Workers:
                     process.terminate()
         self._pools.clear()
 
+
+def _exit_codes(processes: list[multiprocessing.process.BaseProcess]) -> list[int | None]:
+    """The exit codes of a broken pool's processes. The pool finds a worker dead as soon as
+    its end of the pipe closes, which can be before the process can be waited for: without
+    the wait the code would read None."""
+    for process in processes:
+        process.join(EXIT_WAIT)
+    return [process.exitcode for process in processes]
+
+
+#: Seconds a dead worker's exit code is waited for (it has exited: a few milliseconds).
+EXIT_WAIT = 2.0
 
 #: Seconds between a worker's looks at whether the bot that started it is still there.
 PARENT_CHECK = 1.0
