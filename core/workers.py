@@ -34,6 +34,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -118,10 +119,14 @@ class Workers:
 
 def _exit_codes(processes: list[multiprocessing.process.BaseProcess]) -> list[int | None]:
     """The exit codes of a broken pool's processes. The pool finds a worker dead as soon as
-    its end of the pipe closes, which can be before the process can be waited for: without
-    the wait the code would read None."""
+    its end of the pipe closes, which can be before the process can be waited for, and the
+    pool's own thread waits for it too: whichever of two waits loses gets nothing, and the
+    code reads None until the winner has stored it."""
+    deadline = time.monotonic() + EXIT_WAIT
     for process in processes:
-        process.join(EXIT_WAIT)
+        process.join(max(0.0, deadline - time.monotonic()))
+        while process.exitcode is None and time.monotonic() < deadline:
+            time.sleep(0.01)
     return [process.exitcode for process in processes]
 
 

@@ -44,6 +44,21 @@ async def test_a_killed_worker_fails_one_call_and_the_next_gets_a_new_one(caplog
         workers.close()
 
 
+async def test_each_death_is_logged_with_the_dead_workers_exit_code(caplog) -> None:
+    """The pool's own thread waits for a dead worker too: the code must not read None."""
+    workers = Workers()
+    try:
+        for _ in range(5):
+            worker = await workers.run(INTERACTIVE, os.getpid)
+            with pytest.raises(BrokenProcessPool):
+                await workers.run(INTERACTIVE, os.kill, worker, signal.SIGKILL)
+    finally:
+        workers.close()
+    lines = [r.getMessage() for r in caplog.records if "died" in r.getMessage()]
+    assert len(lines) == 5
+    assert all("(exit codes [-9])" in line for line in lines), lines
+
+
 async def test_workers_end_when_the_bot_is_killed(tmp_path) -> None:
     """A bot killed mid-solve (SIGKILL: no close) leaves no worker process behind."""
     script = tmp_path / "bot.py"
