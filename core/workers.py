@@ -16,6 +16,13 @@ What runs there must be a module-level function of plain, picklable arguments.
 A worker ends with the bot: a stop closes the lanes, and a bot that dies without closing them
 (killed, out of memory) leaves no worker behind either, since each one watches its parent
 and exits once it is gone (otherwise a solver would keep a core busy for nobody).
+
+A worker takes its stop signals (SIGTERM, SIGINT) from the bot alone. The bot's stop signal
+reaches its workers too when it is sent to the bot's process group (Ctrl-C in a terminal,
+GNU ``timeout``) or to its cgroup (``systemctl stop``: systemd's default
+``KillMode=control-group``); a worker that died of it broke every picture of the clicks the
+bot was still answering (each seen as a worker death). The bot stops its workers itself once
+those clicks are answered; SIGKILL still ends a worker at once (the bot starts a new one).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import functools
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -75,15 +83,17 @@ class Workers:
             return await loop.run_in_executor(pool, functools.partial(fn, *args))
         except BrokenProcessPool:
             # The process died (killed, out of memory): the next call starts a new one.
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
             if self._pools.get(lane) is pool:  # one death, however many calls it broke
                 del self._pools[lane]
                 self.deaths[lane] += 1
-                codes = [p.exitcode for p in (getattr(pool, "_processes", None) or {}).values()]
-                log.error("the %s worker process died (exit codes %s); starting a new one on "
-                          "the next call", lane, codes)
                 if self.on_death is not None:
                     self.on_death(lane)
-            pool.shutdown(wait=False, cancel_futures=True)
+                # Off the event loop: the dead process may take a moment to be waited for.
+                codes = await asyncio.to_thread(_exit_codes, processes)
+                log.error("the %s worker process died (exit codes %s); starting a new one on "
+                          "the next call", lane, codes)
             raise
 
     def close(self) -> None:
@@ -107,6 +117,22 @@ class Workers:
         self._pools.clear()
 
 
+def _exit_codes(processes: list[multiprocessing.process.BaseProcess]) -> list[int | None]:
+    """The exit codes of a broken pool's processes. The pool finds a worker dead as soon as
+    its end of the pipe closes, which can be before the process can be waited for, and the
+    pool's own thread waits for it too: whichever of two waits loses gets nothing, and the
+    code reads None until the winner has stored it."""
+    deadline = time.monotonic() + EXIT_WAIT
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        while process.exitcode is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+    return [process.exitcode for process in processes]
+
+
+#: Seconds a dead worker's exit code is waited for (it has exited: a few milliseconds).
+EXIT_WAIT = 2.0
+
 #: Seconds between a worker's looks at whether the bot that started it is still there.
 PARENT_CHECK = 1.0
 
@@ -117,15 +143,30 @@ PARENT_CHECK = 1.0
 NICENESS = {PICTURES: 10, BACKGROUND: 15}
 
 
+#: The signals that stop the bot; a worker obeys them only when the bot sends them.
+STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+
+
 def follow_parent(parent: int, niceness: int = 0) -> None:
-    """In a worker process: lower its priority by ``niceness``, and exit as soon as
-    ``parent`` is no longer its parent."""
+    """In a worker process: lower its priority by ``niceness``, exit as soon as ``parent`` is
+    no longer its parent, and take stop signals from ``parent`` alone (see the module's
+    docstring)."""
     if niceness:
         os.nice(niceness)
+    # Blocked here, before the watch thread starts, so in every thread of the process (a
+    # thread inherits the mask of the one that starts it): a stop signal then waits for the
+    # watch thread's sigtimedwait instead of killing the process or interrupting its work.
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
 
     def watch() -> None:
         while os.getppid() == parent:
-            time.sleep(PARENT_CHECK)
+            sent = signal.sigtimedwait(STOP_SIGNALS, PARENT_CHECK)
+            if sent is not None and sent.si_pid == parent:
+                # The bot ending this worker (Process.terminate, a broken pool): die of it.
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+                signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+            # From anyone else (the terminal, a group or cgroup kill): the bot got it too and
+            # stops its workers itself once its clicks are answered.
         os._exit(0)  # mid-task too: nobody is left to take the result
 
     threading.Thread(target=watch, name="follow parent", daemon=True).start()

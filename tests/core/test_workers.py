@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 import sys
+import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -35,12 +36,27 @@ async def test_a_killed_worker_fails_one_call_and_the_next_gets_a_new_one(caplog
         first = await workers.run(INTERACTIVE, os.getpid)
         with pytest.raises(BrokenProcessPool):
             await workers.run(INTERACTIVE, os.kill, first, signal.SIGKILL)
-        assert "worker process died" in caplog.text
+        assert "worker process died (exit codes [-9])" in caplog.text
         caplog.clear()
         second = await workers.run(INTERACTIVE, os.getpid)
         assert second != first
     finally:
         workers.close()
+
+
+async def test_each_death_is_logged_with_the_dead_workers_exit_code(caplog) -> None:
+    """The pool's own thread waits for a dead worker too: the code must not read None."""
+    workers = Workers()
+    try:
+        for _ in range(5):
+            worker = await workers.run(INTERACTIVE, os.getpid)
+            with pytest.raises(BrokenProcessPool):
+                await workers.run(INTERACTIVE, os.kill, worker, signal.SIGKILL)
+    finally:
+        workers.close()
+    lines = [r.getMessage() for r in caplog.records if "died" in r.getMessage()]
+    assert len(lines) == 5
+    assert all("(exit codes [-9])" in line for line in lines), lines
 
 
 async def test_workers_end_when_the_bot_is_killed(tmp_path) -> None:
@@ -75,6 +91,72 @@ async def test_workers_end_when_the_bot_is_killed(tmp_path) -> None:
             break
         await asyncio.sleep(0.1)
     assert not _alive(worker), "the worker outlived the bot"
+
+
+async def test_a_stop_signal_sent_to_the_bots_process_group_does_not_kill_its_workers(
+    tmp_path,
+) -> None:
+    """Ctrl-C in a terminal, GNU timeout and systemd (KillMode=control-group) signal the
+    workers along with the bot: a worker killed by it broke the pictures of the clicks the
+    bot was still answering. The workers carry on; the bot stops them itself."""
+    script = tmp_path / "bot.py"
+    script.write_text(
+        "import asyncio, os, signal, sys, time\n"
+        "from core.workers import PICTURES, Workers\n"
+        "async def main():\n"
+        "    loop = asyncio.get_running_loop()\n"
+        "    for signum in (signal.SIGTERM, signal.SIGINT):  # the bot's clean stop\n"
+        "        loop.add_signal_handler(signum, lambda: None)\n"
+        "    workers = Workers()\n"
+        "    worker = await workers.run(PICTURES, os.getpid)\n"
+        "    print('worker', worker, flush=True)\n"
+        "    try:\n"
+        "        await workers.run(PICTURES, time.sleep, 3.0)  # a picture under way\n"
+        "        again = await workers.run(PICTURES, os.getpid)\n"
+        "        print('done', again == worker, workers.deaths[PICTURES], flush=True)\n"
+        "    finally:\n"
+        "        workers.close()\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    said = tmp_path / "said.txt"
+    with said.open("w") as out:
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, str(script), stdout=out, stderr=asyncio.subprocess.STDOUT,
+            cwd=Path(__file__).resolve().parents[2], start_new_session=True,
+        )
+    for _ in range(600):
+        if said.read_text().startswith("worker ") or bot.returncode is not None:
+            break
+        await asyncio.sleep(0.1)
+    assert said.read_text().startswith("worker "), said.read_text()
+    worker = int(said.read_text().split()[1])
+    await asyncio.sleep(1.0)  # the picture is under way
+    os.killpg(bot.pid, signal.SIGTERM)  # as systemctl stop and GNU timeout send it
+    os.killpg(bot.pid, signal.SIGINT)  # as Ctrl-C in a terminal
+    assert await asyncio.wait_for(bot.wait(), 30) == 0, said.read_text()
+    assert said.read_text().splitlines()[-1] == "done True 0", said.read_text()
+    for _ in range(50):  # closed by the bot once its work was done
+        if not _alive(worker):
+            break
+        await asyncio.sleep(0.1)
+    assert not _alive(worker), "the worker outlived the bot"
+
+
+async def test_the_bot_still_ends_a_busy_worker_at_close() -> None:
+    """Stop signals from the bot itself are obeyed: close() terminates a busy solver."""
+    workers = Workers()
+    worker = await workers.run(BACKGROUND, os.getpid)
+    solving = asyncio.ensure_future(workers.run(BACKGROUND, time.sleep, 60))
+    await asyncio.sleep(0.5)
+    workers.close()
+    for _ in range(100):
+        if not _alive(worker):
+            break
+        await asyncio.sleep(0.1)
+    assert not _alive(worker), "close() did not end the busy worker"
+    with pytest.raises(BaseException):  # noqa: B017 (broken or cancelled: either is fine)
+        await solving
 
 
 def _alive(pid: int) -> bool:
