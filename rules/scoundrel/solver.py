@@ -8,7 +8,8 @@
   (every move stays legal and no card does more harm), so a bound proven for it holds for
   the weaker one.
 - Bound: an order-free relaxation. Every monster left meets the strongest weapon still to
-  come (or the one in hand), with no rule after a kill; every potion left in the dungeon
+  come, fresh, or the one in hand if it may still slay it (the weapon rule: no higher than
+  its last kill); every potion left in the dungeon
   heals in full, and of the room's, the one it may still heal and the one it may carry on.
   The score only rises by what a weapon blocks and what a potion heals, so the final score is
   at most the score now plus all of that. A win ends at most at
@@ -78,20 +79,25 @@ class ScoundrelStrategy:
     def bound(self, s: ScoundrelState) -> Score:
         if s.outcome is not None:
             return tuple(SCOUNDREL.score(s))
-        strongest = VALUE[s.weapon] if s.weapon is not None else 0
-        healing = top_potion = left = damage = 0
+        hand = VALUE[s.weapon] if s.weapon is not None else 0
+        last = VALUE[s.slain[-1]] if s.slain else _FRESH
+        fresh = 0  # the strongest weapon still to take: fresh when taken
         for cards in (s.room, s.dungeon):
             for c in cards:
                 w = _WEAPON_VALUE[c]
-                if w > strongest:
-                    strongest = w
+                if w > fresh:
+                    fresh = w
+        # A monster above the last kill of the weapon in hand meets only a fresh weapon.
+        high = hand if hand > fresh else fresh  # the best for a monster the hand may slay
+        healing = top_potion = left = damage = 0
         room_potions = []
         for c in s.room:
             m = _MONSTER_VALUE[c]
             if m:
                 left += m
-                if m > strongest:
-                    damage += m - strongest
+                best = high if m <= last else fresh
+                if m > best:
+                    damage += m - best
             elif _POTION_VALUE[c]:
                 room_potions.append(_POTION_VALUE[c])
         if room_potions:
@@ -107,8 +113,9 @@ class ScoundrelStrategy:
             m = _MONSTER_VALUE[c]
             if m:
                 left += m
-                if m > strongest:
-                    damage += m - strongest
+                best = high if m <= last else fresh
+                if m > best:
+                    damage += m - best
             else:
                 p = _POTION_VALUE[c]
                 healing += p
@@ -120,7 +127,7 @@ class ScoundrelStrategy:
         if end_hp >= 1:
             return (end_hp,)
         # No win: a death, at best with everything blocked and healed before it.
-        return (min(0, s.hp - left + (left - damage) + healing),)
+        return (min(0, end_hp),)
 
     def children(self, s: ScoundrelState) -> list[tuple[str, ScoundrelState]]:
         ranked: list[tuple[float, int, str, ScoundrelState]] = []
