@@ -9,7 +9,8 @@
   the weaker one.
 - Bound: an order-free relaxation. Every monster left meets the strongest weapon still to
   come, fresh, or the one in hand if it may still slay it (the weapon rule: no higher than
-  its last kill); every potion left in the dungeon
+  its last kill); in a room that will not be avoided, every monster but the one carried on
+  meets only the hand or a weapon of the room; every potion left in the dungeon
   heals in full, and of the room's, the one it may still heal and the one it may carry on.
   The score only rises by what a weapon blocks and what a potion heals, so the final score is
   at most the score now plus all of that. A win ends at most at
@@ -81,28 +82,45 @@ class ScoundrelStrategy:
             return tuple(SCOUNDREL.score(s))
         hand = VALUE[s.weapon] if s.weapon is not None else 0
         last = VALUE[s.slain[-1]] if s.slain else _FRESH
-        fresh = 0  # the strongest weapon still to take: fresh when taken
-        for cards in (s.room, s.dungeon):
-            for c in cards:
-                w = _WEAPON_VALUE[c]
-                if w > fresh:
-                    fresh = w
+        avoidable = can_avoid(s)
+        here = 0  # the strongest weapon of the room
+        for c in s.room:
+            w = _WEAPON_VALUE[c]
+            if w > here:
+                here = w
+        fresh = here  # the strongest weapon still to take: fresh when taken
+        for c in s.dungeon:
+            w = _WEAPON_VALUE[c]
+            if w > fresh:
+                fresh = w
         # A monster above the last kill of the weapon in hand meets only a fresh weapon.
         high = hand if hand > fresh else fresh  # the best for a monster the hand may slay
         healing = top_potion = left = damage = 0
         room_potions = []
+        # A room started (or that may not be avoided) is played here, but for the one card
+        # carried into the next room: its monsters but one meet a weapon of this room or the
+        # hand, never a weapon dealt later. The carried one is the one that gains the most.
+        settled = not avoidable
+        carried = 0  # what carrying one monster on saves at most
         for c in s.room:
             m = _MONSTER_VALUE[c]
             if m:
                 left += m
                 best = high if m <= last else fresh
-                if m > best:
-                    damage += m - best
+                cost = m - best if m > best else 0
+                if settled:
+                    now = here if here > hand or m > last else hand
+                    if m - now > cost:
+                        if s.dungeon and m - now - cost > carried:
+                            carried = m - now - cost
+                        cost = m - now
+                damage += cost
             elif _POTION_VALUE[c]:
                 room_potions.append(_POTION_VALUE[c])
+        damage -= carried
         if room_potions:
             top_potion = max(room_potions)
-            if can_avoid(s):
+            if avoidable:
                 healing = sum(room_potions)
             else:
                 # Taken here, only the room's first potion heals; one more may be carried
