@@ -1,12 +1,12 @@
 """What the Scoundrel solver knows beyond the rules: the key, a bound and a move order.
 
 - Key: the dungeon (in order), the room (in order only while it may be avoided: otherwise
-  what is left of it is dealt on in a fixed way whatever its order), the weapon's value and
-  whether the room may be avoided. HP, the weapon's last slain monster (a fresh weapon counts
-  as above every monster) and whether this room's potion is still unused are the state's
-  strength: a state at least as strong in all three, the rest equal, does at least as well
-  (every move stays legal and no card does more harm), so a bound proven for it holds for
-  the weaker one.
+  what is left of it is dealt on in a fixed way whatever its order) and whether the room may
+  be avoided. HP, the weapon's value, its last slain monster (a fresh weapon counts as above
+  every monster, no weapon as a weapon of 0 that slays nothing) and whether this room's
+  potion is still unused are the state's strength: a state at least as strong in all four,
+  the rest equal, does at least as well (every move stays legal and no card does more
+  harm), so a bound proven for it holds for the weaker one.
 - Bound: an order-free relaxation. Every monster left meets the strongest weapon still to
   come, fresh, or the one in hand if it may still slay it (the weapon rule: no higher than
   its last kill); in a room that will not be avoided, every monster but the one carried on
@@ -68,14 +68,17 @@ class ScoundrelStrategy:
     game = SCOUNDREL
 
     def key(self, s: ScoundrelState) -> Hashable:
-        weapon = VALUE[s.weapon] if s.weapon is not None else 0
         avoidable = can_avoid(s)
         room = s.room if avoidable else frozenset(s.room)
-        return (s.dungeon, room, weapon, avoidable)
+        return (s.dungeon, room, avoidable)
 
-    def strength(self, s: ScoundrelState) -> tuple[int, int, int]:
-        last = VALUE[s.slain[-1]] if s.slain else _FRESH
-        return (s.hp, last, 0 if s.potions_taken else 1)
+    def strength(self, s: ScoundrelState) -> tuple[int, int, int, int]:
+        if s.weapon is None:
+            weapon = last = 0  # no weapon slays nothing: below every weapon
+        else:
+            weapon = VALUE[s.weapon]
+            last = VALUE[s.slain[-1]] if s.slain else _FRESH
+        return (s.hp, weapon, last, 0 if s.potions_taken else 1)
 
     def bound(self, s: ScoundrelState) -> Score:
         if s.outcome is not None:
