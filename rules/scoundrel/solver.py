@@ -16,8 +16,8 @@
   at most the score now plus all of that. A win ends at most at
   ``min(20, hp + healing − damage)`` HP, plus the largest potion left as the bonus when that
   reaches 20; a death scores at most 0.
-- Order: the move that leaves the most HP and the most weapon for later first; a dying move
-  last, an avoid after every card of the room.
+- Order: the child with the highest bound first; among equals, the move that leaves the
+  most HP and the most weapon for later, an avoid after the cards of the room.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ _MONSTER_VALUE = {c: (VALUE[c] if ROLE[c] == MONSTER else 0) for c in DECK}
 _POTION_VALUE = {c: (VALUE[c] if ROLE[c] == POTION else 0) for c in DECK}
 _WEAPON_VALUE = {c: (VALUE[c] if ROLE[c] == WEAPON else 0) for c in DECK}
 _AVOID_PENALTY = 6.0  # an avoid gives the room's good cards up for now: try it after the takes
-_DEATH = -1000.0
 
 
 def _capacity(s: ScoundrelState) -> float:
@@ -151,20 +150,16 @@ class ScoundrelStrategy:
         return (min(0, end_hp),)
 
     def children(self, s: ScoundrelState) -> list[tuple[str, ScoundrelState]]:
-        ranked: list[tuple[float, int, str, ScoundrelState]] = []
+        ranked: list[tuple[int, float, int, str, ScoundrelState]] = []
         for i, action in enumerate(SCOUNDREL.actions(s)):
             child = SCOUNDREL._apply(s, action)
             if action == "avoid":
                 rank = s.hp + _capacity(s) - _AVOID_PENALTY
-            elif child.outcome == "dead":
-                rank = _DEATH + child.hp
             else:
                 rank = child.hp + _capacity(child)
-                if child.outcome == "won":
-                    rank += 100 + SCOUNDREL.score(child)[0]
-            ranked.append((-rank, i, action, child))
-        ranked.sort(key=lambda r: (r[0], r[1]))
-        return [(action, child) for _, _, action, child in ranked]
+            ranked.append((-self.bound(child)[0], -rank, i, action, child))
+        ranked.sort(key=lambda r: (r[0], r[1], r[2]))
+        return [(action, child) for *_, action, child in ranked]
 
     def bound_text(self, score: Score) -> str:
         """The found score as a lower bound, in words."""
