@@ -39,6 +39,7 @@ from rules.scoundrel.engine import (
 from rules.search import Score
 
 _FRESH = 99  # a fresh weapon's "last slain": above every monster
+_TOP = max(VALUE.values())  # the strongest monster
 _MONSTER_VALUE = {c: (VALUE[c] if ROLE[c] == MONSTER else 0) for c in DECK}
 _POTION_VALUE = {c: (VALUE[c] if ROLE[c] == POTION else 0) for c in DECK}
 _WEAPON_VALUE = {c: (VALUE[c] if ROLE[c] == WEAPON else 0) for c in DECK}
@@ -61,6 +62,40 @@ def can_avoid(s: ScoundrelState) -> bool:
     return s.outcome is None and len(s.room) == ROOM_SIZE and not s.taken and not s.avoided_last
 
 
+#: What the bound needs of a dungeon, computed once per dungeon (it changes only when a
+#: room is dealt): see :func:`_facts`.
+_FACTS: dict[tuple[str, ...], tuple[int, tuple[int, ...], int, int, int, dict]] = {}
+_FACTS_LIMIT = 20_000  # dungeons; beyond it the memo starts over (memory only)
+
+
+def _facts(
+    dungeon: tuple[str, ...],
+) -> tuple[int, tuple[int, ...], int, int, int, dict[tuple[int, int, int], int]]:
+    """A dungeon's strongest weapon, its monsters' values, its potions' sum and largest, its
+    monsters' sum, and an empty memo of the damage its monsters do for each
+    ``(best weapon, last kill, best fresh weapon)``; remembered in ``_FACTS``."""
+    fresh = healing = top = left = 0
+    monsters = []
+    for c in dungeon:
+        m = _MONSTER_VALUE[c]
+        if m:
+            monsters.append(m)
+            left += m
+            continue
+        w = _WEAPON_VALUE[c]
+        if w > fresh:
+            fresh = w
+        p = _POTION_VALUE[c]
+        healing += p
+        if p > top:
+            top = p
+    if len(_FACTS) >= _FACTS_LIMIT:
+        _FACTS.clear()
+    found = (fresh, tuple(monsters), healing, top, left, {})
+    _FACTS[dungeon] = found
+    return found
+
+
 class ScoundrelStrategy:
     """The solver's knowledge of Scoundrel, for :class:`rules.search.Search`."""
 
@@ -80,8 +115,15 @@ class ScoundrelStrategy:
         return (s.hp, weapon, last, 0 if s.potions_taken else 1)
 
     def bound(self, s: ScoundrelState) -> Score:
+        dungeon = s.dungeon
+        facts = _FACTS.get(dungeon)
+        if facts is None:
+            facts = _facts(dungeon)
+        fresh_later, monsters, healing, top_potion, left, damages = facts
         if s.outcome is not None:
-            return tuple(SCOUNDREL.score(s))
+            if s.outcome == "won":
+                return (s.hp + SCOUNDREL.bonus(s),)
+            return (s.hp - left - sum([_MONSTER_VALUE[c] for c in s.room]),)
         hand = VALUE[s.weapon] if s.weapon is not None else 0
         last = VALUE[s.slain[-1]] if s.slain else _FRESH
         avoidable = can_avoid(s)
@@ -90,14 +132,19 @@ class ScoundrelStrategy:
             w = _WEAPON_VALUE[c]
             if w > here:
                 here = w
-        fresh = here  # the strongest weapon still to take: fresh when taken
-        for c in s.dungeon:
-            w = _WEAPON_VALUE[c]
-            if w > fresh:
-                fresh = w
+        fresh = here if here > fresh_later else fresh_later  # fresh when taken
         # A monster above the last kill of the weapon in hand meets only a fresh weapon.
         high = hand if hand > fresh else fresh  # the best for a monster the hand may slay
-        healing = top_potion = left = damage = 0
+        # A last kill above every monster is as good as fresh.
+        memo = (high, last if last < _TOP else _TOP, fresh)
+        damage = damages.get(memo)
+        if damage is None:
+            damage = 0
+            for m in monsters:
+                best = high if m <= last else fresh
+                if m > best:
+                    damage += m - best
+            damages[memo] = damage
         room_potions = []
         # A room started (or that may not be avoided) is played here, but for the one card
         # carried into the next room: its monsters but one meet a weapon of this room or the
@@ -107,13 +154,12 @@ class ScoundrelStrategy:
         for c in s.room:
             m = _MONSTER_VALUE[c]
             if m:
-                left += m
                 best = high if m <= last else fresh
                 cost = m - best if m > best else 0
                 if settled:
                     now = here if here > hand or m > last else hand
                     if m - now > cost:
-                        if s.dungeon and m - now - cost > carried:
+                        if dungeon and m - now - cost > carried:
                             carried = m - now - cost
                         cost = m - now
                 damage += cost
@@ -121,26 +167,16 @@ class ScoundrelStrategy:
                 room_potions.append(_POTION_VALUE[c])
         damage -= carried
         if room_potions:
-            top_potion = max(room_potions)
+            top = max(room_potions)
+            if top > top_potion:
+                top_potion = top
             if avoidable:
-                healing = sum(room_potions)
+                healing += sum(room_potions)
             else:
                 # Taken here, only the room's first potion heals; one more may be carried
                 # into the next room, if there is one.
-                allowed = (0 if s.potions_taken else 1) + (1 if s.dungeon else 0)
-                healing = sum(sorted(room_potions, reverse=True)[:allowed])
-        for c in s.dungeon:
-            m = _MONSTER_VALUE[c]
-            if m:
-                left += m
-                best = high if m <= last else fresh
-                if m > best:
-                    damage += m - best
-            else:
-                p = _POTION_VALUE[c]
-                healing += p
-                if p > top_potion:
-                    top_potion = p
+                allowed = (0 if s.potions_taken else 1) + (1 if dungeon else 0)
+                healing += sum(sorted(room_potions, reverse=True)[:allowed])
         end_hp = s.hp + healing - damage
         if end_hp >= MAX_HP:
             return (MAX_HP + top_potion,)
