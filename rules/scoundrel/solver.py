@@ -2,7 +2,9 @@
 
 - Key: the dungeon (in order), the room (in order only while it may be avoided: otherwise
   what is left of it is dealt on in a fixed way whatever its order) and whether the room may
-  be avoided. HP, the weapon's value, its last slain monster (a fresh weapon counts as above
+  be avoided, each monster written by its value alone: the two monsters of a value differ
+  in nothing the rules or the score read, so states that differ only by swapping them are
+  the same game. HP, the weapon's value, its last slain monster (a fresh weapon counts as above
   every monster, no weapon as a weapon of 0 that slays nothing) and whether this room's
   potion is still unused are the state's strength: a state at least as strong in all four,
   the rest equal, does at least as well (every move stays legal and no card does more
@@ -64,16 +66,19 @@ def can_avoid(s: ScoundrelState) -> bool:
 
 #: What the bound needs of a dungeon, computed once per dungeon (it changes only when a
 #: room is dealt): see :func:`_facts`.
-_FACTS: dict[tuple[str, ...], tuple[int, tuple[int, ...], int, int, int, dict]] = {}
+_FACTS: dict[tuple[str, ...], tuple[int, tuple[int, ...], int, int, int, dict, tuple]] = {}
+#: Each card as the key writes it: the two monsters of a value are one (see ``key``).
+_ALIKE = {c: (f"{c[:-1]}C" if ROLE[c] == MONSTER else c) for c in DECK}
 _FACTS_LIMIT = 20_000  # dungeons; beyond it the memo starts over (memory only)
 
 
 def _facts(
     dungeon: tuple[str, ...],
-) -> tuple[int, tuple[int, ...], int, int, int, dict[tuple[int, int, int], int]]:
+) -> tuple[int, tuple[int, ...], int, int, int, dict[tuple[int, int, int], int], tuple[str, ...]]:
     """A dungeon's strongest weapon, its monsters' values, its potions' sum and largest, its
-    monsters' sum, and an empty memo of the damage its monsters do for each
-    ``(best weapon, last kill, best fresh weapon)``; remembered in ``_FACTS``."""
+    monsters' sum, an empty memo of the damage its monsters do for each
+    ``(best weapon, last kill, best fresh weapon)``, and the dungeon as the key writes it;
+    remembered in ``_FACTS``."""
     fresh = healing = top = left = 0
     monsters = []
     for c in dungeon:
@@ -91,7 +96,7 @@ def _facts(
             top = p
     if len(_FACTS) >= _FACTS_LIMIT:
         _FACTS.clear()
-    found = (fresh, tuple(monsters), healing, top, left, {})
+    found = (fresh, tuple(monsters), healing, top, left, {}, tuple([_ALIKE[c] for c in dungeon]))
     _FACTS[dungeon] = found
     return found
 
@@ -102,9 +107,14 @@ class ScoundrelStrategy:
     game = SCOUNDREL
 
     def key(self, s: ScoundrelState) -> Hashable:
+        facts = _FACTS.get(s.dungeon)
+        if facts is None:
+            facts = _facts(s.dungeon)
         avoidable = can_avoid(s)
-        room = s.room if avoidable else frozenset(s.room)
-        return (s.dungeon, room, avoidable)
+        room = [_ALIKE[c] for c in s.room]
+        if not avoidable:
+            room.sort()
+        return (facts[6], tuple(room), avoidable)
 
     def strength(self, s: ScoundrelState) -> tuple[int, int, int, int]:
         if s.weapon is None:
@@ -119,7 +129,7 @@ class ScoundrelStrategy:
         facts = _FACTS.get(dungeon)
         if facts is None:
             facts = _facts(dungeon)
-        fresh_later, monsters, healing, top_potion, left, damages = facts
+        fresh_later, monsters, healing, top_potion, left, damages, _ = facts
         if s.outcome is not None:
             if s.outcome == "won":
                 return (s.hp + SCOUNDREL.bonus(s),)
