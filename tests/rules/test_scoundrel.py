@@ -18,6 +18,7 @@ from rules.scoundrel.engine import (
     DECK_SIZE,
     MONSTERS_TOTAL,
     ROLE,
+    ROOM_SIZE,
     VALUE,
     monster_value_left,
 )
@@ -475,6 +476,51 @@ def small_positions(count: int, seed: int) -> list[ScoundrelState]:
     return out
 
 
+def mid_room_positions(count: int, seed: int) -> list[ScoundrelState]:
+    """Late positions anywhere in a room: 0 to 2 of its cards taken (a potion among them,
+    maybe), a weapon with up to two kills in the weapon rule's order, 1 to 5 cards to deal."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        taken = rng.randint(0, 2)
+        cards = rng.sample(DECK, ROOM_SIZE - taken + rng.randint(1, 5))
+        weapons = [c for c in DECK if ROLE[c] == "weapon" and c not in cards]
+        monsters = [c for c in DECK if ROLE[c] == "monster" and c not in cards]
+        weapon = rng.choice([None, *weapons])
+        kills = rng.randint(0, 2) if weapon else 0
+        slain = tuple(sorted(rng.sample(monsters, kills), key=VALUE.get, reverse=True))
+        out.append(
+            at(
+                cards[: ROOM_SIZE - taken], cards[ROOM_SIZE - taken :],
+                hp=rng.randint(1, 20), weapon=weapon, slain=slain, taken=taken,
+                avoided_last=rng.random() < 0.3,
+                potions_taken=int(taken > 0 and rng.random() < 0.5),
+            )
+        )
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_bound_is_admissible_anywhere_in_a_room(seed: int) -> None:
+    # Were the bound ever below the best line, the search would prune that line away.
+    strategy = ScoundrelStrategy()
+    memo: dict = {}
+    for s in mid_room_positions(60, 1000 + seed):
+        assert strategy.bound(s) >= brute_force(s, memo)
+        for _, child in strategy.children(s):
+            assert strategy.bound(child) >= brute_force(child, memo)
+
+
+def test_the_solver_matches_exhaustive_search_anywhere_in_a_room() -> None:
+    # The key and the strength (dominance) are wrong if a table entry ever cuts a line that
+    # did better: the search would then answer below the exhaustive best.
+    strategy = ScoundrelStrategy()
+    memo: dict = {}
+    for s in mid_room_positions(60, 7):
+        found = Search(G, strategy, budget_nodes=200_000).run(s)
+        assert found.exact and found.score == brute_force(s, memo)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_solver_matches_exhaustive_search(seed: int) -> None:
     strategy = ScoundrelStrategy()
@@ -503,17 +549,24 @@ def test_a_whole_deal_is_solved_to_a_win_with_the_bonus() -> None:
 
 
 def test_the_search_remembers_negative_bounds_exactly() -> None:
-    # The weapon last slew a 2: neither monster may meet it, and either kills. The bound
-    # lets the weapon block them and says 0; the table must still learn -20, not the
-    # "nothing found" mark, which once was (-1,) and hid every score below it.
-    s = at(["KS", "QS"], [], hp=5, weapon="10D", slain=("2C",))
+    # Either monster first kills; the potion first heals only 8 (at most 20 HP), then the
+    # king leaves 7 and the queen kills at -5. The bound heals the whole 10 and says -3; the
+    # table must still learn -5, not the "nothing found" mark, which once was (-1,) and hid
+    # every score below it.
+    s = at(["KS", "QS", "10H"], [], hp=12)
     strategy = ScoundrelStrategy()
-    assert strategy.bound(s) == (0,)
+    assert strategy.bound(s) == (-3,)
     search = Search(G, strategy, budget_nodes=10_000)
     found = search.run(s)
-    assert found.exact and found.score == (-20,) == brute_force(s)
-    assert search.table[strategy.key(s)] == [(strategy.strength(s), (-20,))]
+    assert found.exact and found.score == (-5,) == brute_force(s)
+    assert search.table[strategy.key(s)] == [(strategy.strength(s), (-5,))]
     assert search_module._NOTHING < (-188,)
+
+
+def test_the_bound_keeps_the_weapon_rule_for_the_weapon_in_hand() -> None:
+    # The 10 last slew a 2: the king and queen meet it no more, and no weapon is left.
+    s = at(["KS", "QS"], [], hp=5, weapon="10D", slain=("2C",))
+    assert ScoundrelStrategy().bound(s) == (-20,) == brute_force(s)
 
 
 def test_the_solver_reads_its_bound_as_words() -> None:
