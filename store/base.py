@@ -7,7 +7,8 @@ A unique-key violation becomes :class:`Conflict` and nothing else.
 
 :class:`Tx` is the composition of the concerns' interfaces, each in its own module with its
 queries and rows (``store.runs``, ``store.settings``, ``store.posts``, ``store.boards``,
-``store.records``, ``store.challenges``, ``store.series``, ``store.pars``); the rows are
+``store.records``, ``store.challenges``, ``store.series``, ``store.pars``,
+``store.ratings``); the rows are
 named here too, where the core imports them from.
 """
 
@@ -27,6 +28,7 @@ from store.challenges import (
 from store.dialect import Conflict
 from store.pars import ParRecord, ParRow, Pars, TurnRow
 from store.posts import Posts
+from store.ratings import DayResult, RatingFilter, RatingLine, RatingRow, Ratings
 from store.records import DayMark, GameStats, Records, Streak
 from store.runs import NewRun, RunChange, RunRow, Runs
 from store.series import Series, SeriesBest, SeriesEntry, SeriesRow
@@ -35,7 +37,9 @@ from store.settings import Settings
 T = TypeVar("T")
 
 
-class Tx(Runs, Settings, Posts, Boards, Records, Challenges, Series, Pars, Protocol):
+class Tx(
+    Runs, Settings, Posts, Boards, Records, Challenges, Series, Pars, Ratings, Protocol
+):
     """The named queries of one transaction (all synchronous: they run on the store's thread)."""
 
 
@@ -61,7 +65,7 @@ class Store(Protocol):
 
 __all__ = [
     "BoardFilter", "BoardLine", "ChallengeEntry", "ChallengeRow", "ChallengeStats", "Conflict",
-    "DayMark", "GameStats", "NewChallenge", "NewRun", "ParRecord", "ParRow", "RunChange",
-    "RunRow", "SeriesBest", "SeriesEntry", "SeriesRow", "Store", "Streak", "TurnRow", "Tx",
-    "WeekFilter", "WeekLine",
+    "DayMark", "DayResult", "GameStats", "NewChallenge", "NewRun", "ParRecord", "ParRow",
+    "RatingFilter", "RatingLine", "RatingRow", "RunChange", "RunRow", "SeriesBest",
+    "SeriesEntry", "SeriesRow", "Store", "Streak", "TurnRow", "Tx", "WeekFilter", "WeekLine",
 ]

@@ -11,6 +11,7 @@ from store.challenges import ChallengesSql
 from store.dialect import Db
 from store.pars import ParsSql
 from store.posts import PostsSql
+from store.ratings import RatingsSql
 from store.records import RecordsSql
 from store.runs import RunsSql
 from store.series import SeriesSql
@@ -18,7 +19,8 @@ from store.settings import SettingsSql
 
 
 class SqlTx(
-    RunsSql, SettingsSql, PostsSql, BoardsSql, RecordsSql, ChallengesSql, SeriesSql, ParsSql
+    RunsSql, SettingsSql, PostsSql, BoardsSql, RecordsSql, ChallengesSql, SeriesSql, ParsSql,
+    RatingsSql,
 ):
     """The named queries of ``store.base.Tx`` over one connection inside one transaction."""
 
