@@ -3,6 +3,8 @@ the rating board; a recompute from the stored boards equal to the passes' result
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,6 +14,7 @@ from openskill.models import PlackettLuce
 from core import Core
 from core.daily import closes_at
 from core.skill import NEW, competition_ranks, rate_day, shown
+from tests.core import racer
 from tests.core.conftest import Clock, query
 from tests.core.test_act import play_out
 
@@ -149,3 +152,29 @@ async def test_the_rating_board_ranks_everyone_or_a_servers_players(
         other.lines[1].rating
     past = await core.ratings.board("tomb", page=9)
     assert past.page == 0 and past.pages == 1
+
+
+async def test_two_processes_closing_the_same_day_rate_it_once(
+    db_path: Path, clock: Clock
+) -> None:
+    async with await Core.open(db_path, clock=clock) as core:
+        await play_day(core, clock, DAY1, {ALICE: 1, BOB: 2, CAROL: None})
+        await play_day(core, clock, DAY2, {ALICE: 3, BOB: None})
+    context = multiprocessing.get_context("spawn")
+    barrier, results = context.Barrier(2), context.Queue()
+    now = closes_at(DAY2).isoformat()
+    raters = [context.Process(target=racer.rate, args=(str(db_path), now, barrier, results))
+              for _ in range(2)]
+    for rater in raters:
+        rater.start()
+    reports = [await asyncio.to_thread(results.get, True, 60) for _ in raters]
+    for rater in raters:
+        await asyncio.to_thread(rater.join, 60)
+        assert rater.exitcode == 0
+    # Between them, each day once and in order (on PostgreSQL one holds the lock).
+    days = sorted(day for report in reports for day in report)
+    assert days == [("tomb", "standard", DAY1), ("tomb", "standard", DAY2)]
+    assert query(db_path, "SELECT day FROM rated_days ORDER BY day") == [(DAY1,), (DAY2,)]
+    assert query(db_path, "SELECT owner_id, days FROM ratings ORDER BY owner_id") == [
+        (ALICE, 2), (BOB, 2), (CAROL, 1)
+    ]
