@@ -18,6 +18,10 @@
    ``--calls`` times on a warm cache (p50 / p95 / p99, target p99 < 20 ms) and once cold (a
    fresh connection, the file dropped from the OS page cache), first without the planner's
    statistics, then after ``ANALYZE``.
+   Then the rating board (``core.ratings``): everyone's page 1 and a server's, after
+   ``core.ratings.run_due`` rated every closed day of the file (timed: wall-clock and CPU,
+   and the largest day), and the rating of one synthetic day of ``--rate-players`` players
+   (100,000) alone, CPU on one core (``core.skill.rate_day``, target under a minute).
 3. **Plans.** ``EXPLAIN QUERY PLAN`` of each board and stats query: each must search an index
    (no scan of ``runs``, no temporary B-tree sorting a whole board). A bad plan exits non-zero.
 
@@ -50,6 +54,7 @@ from core.clock import timestamp
 from core.daily import closes_at
 from core.rankings import DISCORD_EPOCH_MS, PAGE_SIZE, max_owner_id, month_of, week_of
 from core.settings import MIN_ACCOUNT_AGE
+from core.skill import competition_ranks, rate_day
 from rules import GAMES, Game
 from rules.deal import daily_seed
 from store.base import BoardFilter, PeriodFilter
@@ -553,6 +558,13 @@ def cases(s: Samples) -> list[Case]:
         return await core.rankings.month(game_, variant_, s.today[:7], guild_id=guild,
                                          viewer_id=owner)
 
+    async def ratings_global(core: Core, rng: random.Random) -> Any:
+        return await core.ratings.board(game, variant, viewer_id=rng.choice(s.runs)[0])
+
+    async def ratings_server(core: Core, rng: random.Random) -> Any:
+        owner, game_, variant_, _, guild = rng.choice([r for r in s.runs if r[4] is not None])
+        return await core.ratings.board(game_, variant_, guild_id=guild, viewer_id=owner)
+
     async def record(core: Core, rng: random.Random) -> Any:
         owner, game_ = rng.choice(s.players)
         return await core.rankings.record(owner, game_)
@@ -568,6 +580,8 @@ def cases(s: Samples) -> list[Case]:
         Case(f"global week board, page 1 ({game} {variant})", week),
         Case(f"global month board, page 1 ({game} {variant})", month),
         Case("server month board (any game)", month_server),
+        Case(f"global rating board, page 1 ({game} {variant})", ratings_global),
+        Case("server rating board (any game)", ratings_server),
         Case("player record: stats, streaks, 14 days", record),
         Case("player standing: server + global line", standing),
     ]
@@ -760,6 +774,12 @@ async def main(args: argparse.Namespace) -> int:
         print(f"  rows as the bot stores them (state dump + move log, measured on the pool): "
               f"{full * 100_000 / 1e6:.1f} MB per 100,000 runs")
 
+        rating = await rate_all(path)
+        synthetic = rate_synthetic(args.rate_players, rng)
+        print(f"\nratings: {rating.days} board-days rated in {rating.seconds:.1f} s "
+              f"({rating.cpu:.1f} s CPU in this process), the largest "
+              f"{rating.largest:,} players; a synthetic day of {args.rate_players:,} players "
+              f"rated in {synthetic:.2f} s CPU (core.skill.rate_day, one core)")
         s = samples(path, rng, args.calls)
         ok = True
         before: list[Timing] | None = None
@@ -790,7 +810,13 @@ async def main(args: argparse.Namespace) -> int:
                   f"({mb_per_100k(built.size_analyzed, built.runs):.1f} MB after ANALYZE) |")
             print(f"| size per 100,000 runs with state and move log | "
                   f"{full * 100_000 / 1e6:.1f} MB |")
-            print(f"| ANALYZE | {built.analyze_seconds:.1f} s |\n")
+            print(f"| ANALYZE | {built.analyze_seconds:.1f} s |")
+        if rating.days:
+            print(f"| rating every closed day ({rating.days} board-days, largest "
+                  f"{rating.largest:,} players) | {rating.seconds:.1f} s "
+                  f"({rating.cpu:.1f} s CPU) |")
+        print(f"| rating a day of {args.rate_players:,} players (CPU, one core) | "
+              f"{synthetic:.2f} s |\n")
         print(f"| call ({runs:,} runs; load average {load_average()} on {os.cpu_count()} cores)"
               " | cold | p50 | p95 | p99 | CPU p50 | CPU p99 | p99 before ANALYZE |")
         print("|---|---|---|---|---|---|---|---|")
@@ -805,6 +831,42 @@ async def main(args: argparse.Namespace) -> int:
         if not ok and not args.quick:
             print(f"\na p99 is over the {P99_TARGET_MS:.0f} ms target", file=sys.stderr)
     return 0
+
+
+@dataclass(frozen=True)
+class Rated:
+    """The rating pass over the built file."""
+
+    days: int
+    largest: int
+    seconds: float
+    cpu: float
+
+
+async def rate_all(path: Path) -> Rated:
+    """Rate every closed day of the file (the bot's pass, through the core), timed."""
+    conn = sqlite3.connect(path)
+    try:
+        last = conn.execute("SELECT max(day) FROM runs").fetchone()[0]
+    finally:
+        conn.close()
+    after = datetime.fromisoformat(last).replace(tzinfo=UTC) + timedelta(days=2)
+    async with await Core.open(path, clock=lambda: after, daily_secret=SECRET) as core:
+        start, cpu = time.perf_counter(), time.process_time()
+        rated = await core.ratings.run_due(after)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return Rated(len(rated), max((r.players for r in rated), default=0), seconds, cpu)
+
+
+def rate_synthetic(players: int, rng: random.Random) -> float:
+    """CPU seconds to rate one day of ``players`` (random ratings before it, ties on the
+    board as often as real scores tie)."""
+    before = [(rng.uniform(15, 35), rng.uniform(1, 25 / 3)) for _ in range(players)]
+    ranks = competition_ranks(sorted((f"{rng.randrange(players // 4):08d}"
+                                      for _ in range(players)), reverse=True))
+    start = time.process_time()
+    rate_day(before, ranks)
+    return time.process_time() - start
 
 
 def count_runs(path: Path) -> int:
@@ -827,6 +889,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pool", type=int, default=300,
                         help="deals played per board for the scores (300)")
     parser.add_argument("--seed", type=int, default=1, help="random seed of the data (1)")
+    parser.add_argument("--rate-players", type=int, default=100_000,
+                        help="players of the synthetic day rated alone (100,000)")
     parser.add_argument("--db", default=None,
                         help="build the database at this path and keep it; reused if it exists")
     parser.add_argument("--dir", default=None, help="where to create the temporary files")
@@ -836,6 +900,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.quick:
         args.runs, args.players, args.servers, args.calls, args.pool = 20_000, 2_000, 50, 50, 20
+        args.rate_players = 2_000
     if min(args.runs, args.days, args.servers, args.players, args.calls, args.pool) < 1:
         parser.error("every size must be at least 1")
     if args.days < 14:

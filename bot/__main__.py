@@ -6,6 +6,7 @@
     python -m bot backup PATH [--overwrite]  # copy the database to PATH while the bot runs
     python -m bot emoji --dry-run [--out DIR]  # write the card faces to DIR (data/emoji)
     python -m bot copy-to postgresql://…  # move the SQLite database into an empty PostgreSQL
+    python -m bot ratings --recompute  # rebuild every rating from the stored daily boards
 
 Settings come from the environment, after loading ``.env`` from the current directory (see
 ``.env.example``). Without ``DISCORD_TOKEN``, ``run`` and ``sync`` exit with status 2, as
@@ -31,6 +32,7 @@ from bot.config import ConfigError, Settings
 from bot.migrate import migrate as apply_migrations
 from bot.ops import lifecycle, logs
 from bot.ops.copy import copy_command
+from bot.ops.ratings import ratings_command
 from bot.pictures.emoji import emoji_command
 from store.backup import BackupError, backup
 from store.reach import Unreachable
@@ -51,6 +53,7 @@ SETTINGS_USED: dict[str, tuple[str, ...] | None] = {
     "backup": ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", *SECRETS),
     "copy-to": ("DATABASE_PATH", "LOG_LEVEL", *SECRETS),
     "emoji": ("CARD_COLOURS", "LOG_LEVEL", *SECRETS),
+    "ratings": ("DATABASE_PATH", "DATABASE_URL", "LOG_LEVEL", *SECRETS),
 }
 NOT_SYNCED = "Stopped before the commands were synced."
 BACKUP_POSTGRES = (
@@ -83,6 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return emoji_command(args.out, dry_run=args.dry_run, colours=settings.card_colours)
     if args.command == "copy-to":
         return copy_command(settings.database_path, args.url)
+    if args.command == "ratings":
+        return ratings_command(settings, recompute=args.recompute)
     assert token is not None  # required above for run and sync
     # Until serve() installs its own handlers: SIGTERM as Ctrl-C, a clean stop either way.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -145,6 +150,12 @@ def _parser() -> argparse.ArgumentParser:
         "copy-to", help="copy the SQLite database (DATABASE_PATH) into an empty PostgreSQL one"
     )
     copy_to.add_argument("url", metavar="URL", help="the target, postgresql://user@host/db")
+    ratings = commands.add_parser(
+        "ratings", help="rate the closed days not rated yet, or rebuild every rating"
+    )
+    ratings.add_argument("--recompute", action="store_true",
+                         help="rebuild every rating from the stored daily boards (after a "
+                         "rules or rating change) and replace the stored ones")
     parser.set_defaults(command="run")
     return parser
 

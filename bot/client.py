@@ -35,7 +35,7 @@ EXTENSIONS = (
     "bot.cogs.settings",
     "bot.cogs.posts", "bot.cogs.seasons",
     "bot.cogs.challenges", "bot.cogs.series",
-    "bot.cogs.replays", "bot.cogs.par",
+    "bot.cogs.replays", "bot.cogs.par", "bot.cogs.ratings",
 )
 
 SCOPES = ("bot", "applications.commands")

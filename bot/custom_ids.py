@@ -17,6 +17,7 @@ The kinds, their fields, and the values they are read as (``Click.fields``):
   ``m<the 1st>`` for a month's), scope
   (``s`` this server, ``g`` everyone), guild (kept for ids already posted; never used: the
   server is the interaction's), page;
+- ``rt`` (a rating board's page): game, variant, scope, guild (never used, as ``lb``'s), page;
 - ``rp`` (a replay step): run id, step, tag;
 - ``ch`` (a challenge): ``acc`` or ``close``, challenge id;
 - ``se`` (a series): ``next``, series id, run number; or ``new``, length.
@@ -43,6 +44,7 @@ MOVE = "m"
 CONTROL = "c"
 BOARD_PAGE = "lb"
 REPLAY = "rp"
+RATING_PAGE = "rt"
 CHALLENGE = "ch"
 SERIES = "se"
 LEGACY = "legacy"
@@ -110,6 +112,7 @@ LAYOUTS: dict[str, tuple[Field, ...] | dict[str, tuple[Field, ...]]] = {
     MOVE: (ROW_ID, VERSION, ACTION),
     CONTROL: {verb: (ROW_ID, VERSION, ARG) for verb in CONTROLS},
     BOARD_PAGE: (GAME, VARIANT, DAY, one_of("s", "g"), SNOWFLAKE_OR_ZERO, PAGE),
+    RATING_PAGE: (GAME, VARIANT, one_of("s", "g"), SNOWFLAKE_OR_ZERO, PAGE),
     REPLAY: (ROW_ID, STEP, one_of(*REPLAY_TAGS)),
     CHALLENGE: {"acc": (ROW_ID,), "close": (ROW_ID,)},
     SERIES: {"next": (ROW_ID, COUNT), "new": (COUNT,)},

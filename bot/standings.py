@@ -11,14 +11,19 @@ import discord
 from bot.boards.common import clip
 from bot.buttons import ButtonRows, button, make_id
 from core.daily import closes_at, day_number, next_deal_at
+from core.freezes import MAX_FREEZES
 from core.model import Run
 from core.par import ParStanding
 from core.rankings import ContestRecord, GameRecord, Leaderboard, PeriodBoard, Standing
+from core.ratings import PlayerRating, RatingBoard
+from core.skill import ESTABLISHED_DAYS
 from rules import GAMES, Game
-from store.base import BoardLine, ParRecord, PeriodLine
+from store.base import BoardLine, ParRecord, PeriodLine, RatingLine
 
 #: The custom id kind of a leaderboard page button.
 BOARD_PAGE = "lb"
+#: The custom id kind of a rating board's page button.
+RATING_PAGE = "rt"
 #: The custom id kind of a replay's buttons (``bot.cogs.replays``).
 REPLAY = "rp"
 #: A closed day's board offers a replay of its page's first runs.
@@ -29,6 +34,8 @@ COLOUR = discord.Colour.dark_gold()
 #: The 14-day strip's mark of each kind of end (``Game.outcomes``), a resignation and a day not
 #: played.
 MARKS = {"win": "🟩", "out": "🟨", "loss": "🟥", "resigned": "⬜", "none": "⬛"}
+#: A day not played that a streak freeze stood in for.
+FROZEN = "❄️"
 #: Said in /help and docs: how equal scores are ordered.
 TIE_BREAK = (
     "Scores compare part by part, higher first. Equal scores share a rank (1, 2, 2, 4) and are "
@@ -190,6 +197,53 @@ def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | N
     return embed, rows
 
 
+# ----- the rating board --------------------------------------------------------------------
+
+
+def rating_page_id(board: RatingBoard, page: int) -> str:
+    scope = "g" if board.guild_id is None else "s"
+    return make_id(RATING_PAGE, board.game, board.variant, scope, board.guild_id or 0, page)
+
+
+def rating_line_text(line: RatingLine, *, you: bool = False) -> str:
+    name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+    days = "day" if line.days == 1 else "days"
+    note = " provisional" if line.days < ESTABLISHED_DAYS else ""
+    text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.rating} ({line.days} {days}{note})"
+    return f"{text} ← you" if you else text
+
+
+def rating_board(board: RatingBoard, *, viewer_id: int | None,
+                 guild_name: str | None = None) -> tuple[discord.Embed, ButtonRows | None]:
+    """A page of a rating board: each player's rating from the closed days' global boards."""
+    engine = GAMES[board.game]
+    where = f"{guild_name or 'this server'}" if board.guild_id is not None else "everyone"
+    title = f"{engine.title} · rating · {board.variant} · {where}"
+    lines = [rating_line_text(line, you=line.owner_id == viewer_id) for line in board.lines]
+    if board.own is not None:
+        lines += ["…", rating_line_text(board.own, you=True)]
+    if not board.lines:
+        lines = ["Nobody is rated yet: ratings come from the daily boards once a day closes "
+                 "(01:00 UTC)."]
+    if board.min_account_age:
+        lines.append(f"\n*Accounts younger than {board.min_account_age} days are not ranked "
+                     "on this server's board.*")
+    embed = discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
+    rated = f"rated to {board.last_day}" if board.last_day else "no day rated yet"
+    embed.set_footer(text=clip(
+        f"Each closed day's global board is one match (openskill); the rating is μ − 3σ, "
+        f"shown as 1000 + 40×, provisional under {ESTABLISHED_DAYS} days · {rated} · "
+        f"{board.size} rated · page {board.page + 1}/{board.pages}", 2048))
+    if board.pages <= 1:
+        return embed, None
+    rows = ButtonRows()
+    rows.add(button(rating_page_id(board, board.page - 1), label="Previous", emoji="◀️",
+                    disabled=board.page == 0))
+    rows.add(button(rating_page_id(board, board.page + 1), label="Next", emoji="▶️",
+                    disabled=board.page >= board.pages - 1))
+    return embed, rows
+
+
 # ----- stats --------------------------------------------------------------------------------
 
 
@@ -215,9 +269,34 @@ def contest_lines(contests: ContestRecord | None) -> list[str]:
     return lines
 
 
+def strip(record: GameRecord, engine: Game[Any]) -> str:
+    """The last days at a glance: a mark a day, ❄️ for a day a freeze stood in for."""
+    return "".join(FROZEN if m is None and day in record.frozen else mark(m, engine)
+                   for day, m in record.recent)
+
+
+def freeze_line(record: GameRecord) -> str:
+    """``Freezes held: 1 of 2 · days frozen: 3`` (a freeze every 7 days played in a row)."""
+    return (f"Freezes held: **{record.freezes}** of {MAX_FREEZES} · days frozen: "
+            f"{len(record.frozen)}")
+
+
+def rating_line(ratings: list[PlayerRating] | None) -> str | None:
+    """``Rating: **1234** (standard, 12 days) · hard 1010 (provisional, 3 of 10 days)``."""
+    if not ratings:
+        return None
+    parts = []
+    for r in ratings:
+        note = (f"provisional, {r.days} of {ESTABLISHED_DAYS} days" if r.provisional
+                else f"{r.days} days")
+        parts.append(f"**{r.rating}** ({r.variant}, {note})")
+    return "Rating: " + " · ".join(parts)
+
+
 def stats(name: str, records: list[GameRecord],
           contests: dict[str, ContestRecord] | None = None,
-          pars: dict[str, ParRecord] | None = None) -> discord.Embed:
+          pars: dict[str, ParRecord] | None = None,
+          ratings: dict[str, list[PlayerRating]] | None = None) -> discord.Embed:
     """A player's record per game: runs, wins, best and average, streaks, the last 14 days,
     and (``contests``, by game) challenges played and won and the best series totals."""
     embed = discord.Embed(title=clip(f"{name}'s record", 256), colour=COLOUR)
@@ -233,8 +312,12 @@ def stats(name: str, records: list[GameRecord],
             f"Runs **{s.finished}** · wins **{s.wins}** ({rate:.0f}%) · dailies {s.dailies}",
             f"Best: **{s.best_text}** · average {s.average_points or 0:.1f} {unit}",
             f"Daily streak: **{record.current_streak}** (longest {record.longest_streak})",
-            "Last 14 days: " + "".join(mark(m, engine) for _, m in record.recent),
+            freeze_line(record),
+            "Last 14 days: " + strip(record, engine),
         ]
+        rated = rating_line((ratings or {}).get(s.game))
+        if rated is not None:
+            lines.append(rated)
         if s.hinted:
             lines.append(f"Runs with hints: {s.hinted}")
         par = (pars or {}).get(s.game)
@@ -242,7 +325,8 @@ def stats(name: str, records: list[GameRecord],
             lines.append(f"Par reached: **{par.reached}** of {par.played} solved dailies")
         lines += contest_lines((contests or {}).get(s.game))
         embed.add_field(name=engine.title, value="\n".join(lines), inline=False)
-    embed.set_footer(text="🟩 won · 🟨 out alive · 🟥 lost · ⬜ resigned · ⬛ not played")
+    embed.set_footer(text="🟩 won · 🟨 out alive · 🟥 lost · ⬜ resigned · ⬛ not played · "
+                     "❄️ frozen (a freeze for every 7 days in a row)")
     return embed
 
 

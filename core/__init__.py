@@ -11,6 +11,8 @@ One module per concern, each a small class over a shared :class:`~core.context.C
 - ``series``: Tomb of Four Kings runs back to back, their points added up.
 - ``seasons``: each month's champions, posted once per server, and the champion role;
 - ``par``: each closed day's deals solved once (the best score they allow), on boards and stats;
+- ``ratings``: each closed day's global board rated once, in order (openskill), and the
+  rating board; ``skill`` the rating of a day, ``freezes`` the streak freezes;
 - ``hints``: a good move for a practice run, from what its player can know;
 - ``replays``: finished dailies of closed days step by step, with their turning point;
 - ``workers``: the processes the solver and the hints run in, off the event loop.
@@ -48,6 +50,7 @@ from core.hints import Hints
 from core.model import Run, RunKind, RunStatus
 from core.par import Pars
 from core.rankings import Rankings
+from core.ratings import Ratings
 from core.replays import Replays
 from core.runs import Runs
 from core.seasons import Seasons
@@ -81,6 +84,7 @@ class Core:
         #: Worker processes for the solver and hints (started on first use, ended by close).
         self.workers = Workers()
         self.par = Pars(self.ctx, self.daily, self.workers)
+        self.ratings = Ratings(self.ctx, self.daily)
         self.hints = Hints(self.runs, self.workers)
         self.replays = Replays(self.ctx, self.runs, self.workers)
 

@@ -16,8 +16,10 @@ Every answer comes from indexed queries (``store``), never from loading runs int
   minimum account age applies as on the period's first day. A period's board is final once
   its last day has closed; past ones stay readable.
 - **Streaks** are keyed to days, never to clock arithmetic: consecutive UTC days with a
-  finished (over or resigned) daily of the game. A missed day ends a streak; the current
-  streak is the one that reaches today or yesterday.
+  finished (over or resigned) daily of the game. A missed day ends a streak unless a held
+  freeze stands in for it (``core.freezes``: one earned every 7 consecutive days played, at
+  most 2 held); the current streak is the one that reaches today or yesterday, or reaches
+  them over frozen days.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
 from core.daily import EPOCH, Daily, closes_at, day_number, opens_at
 from core.errors import BadRequest
+from core.freezes import walk
 from core.settings import GuildSettings
 from rules import GAMES
 from store.base import (
@@ -114,6 +117,8 @@ class GameRecord:
     current_streak: int
     longest_streak: int
     recent: list[tuple[str, DayMark | None]]  # the last RECENT_DAYS days, oldest first
+    freezes: int = 0  # streak freezes held (core.freezes)
+    frozen: frozenset[str] = frozenset()  # the days a freeze stood in for
 
 
 def week_of(day: str) -> tuple[str, str]:
@@ -226,7 +231,7 @@ class Rankings:
         stats, streaks, marks = await self._ctx.store.read(
             _record_tx, user_id, engine.key, since, wins, replica=True
         )
-        current, longest = streak_lengths(streaks, today)
+        streak = walk(streaks, today)
         by_day: dict[str, DayMark] = {}
         for mark in marks:  # several variants on one day: the best outcome shows
             if mark.day not in by_day or (mark.won and not by_day[mark.day].won):
@@ -236,7 +241,8 @@ class Rankings:
             for day in ((today - timedelta(days=k)).isoformat()
                         for k in range(RECENT_DAYS - 1, -1, -1))
         ]
-        return GameRecord(stats, current, longest, recent)
+        return GameRecord(stats, streak.current, streak.longest, recent, streak.freezes,
+                          streak.frozen)
 
     async def records(self, user_id: int, game: str | None = None) -> list[GameRecord]:
         """The player's record in ``game``, or in every game."""
@@ -341,14 +347,6 @@ class Rankings:
 
     def closes_at(self, day: str) -> datetime:
         return closes_at(day)
-
-
-def streak_lengths(streaks: list[Streak], today: date) -> tuple[int, int]:
-    """``(current, longest)``: the current streak reaches today or yesterday."""
-    longest = max((s.length for s in streaks), default=0)
-    yesterday = (today - timedelta(days=1)).isoformat()
-    current = next((s.length for s in streaks if s.last >= yesterday), 0)
-    return current, longest
 
 
 # ----- transactions -------------------------------------------------------------------------

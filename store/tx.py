@@ -11,6 +11,7 @@ from store.challenges import ChallengesSql
 from store.dialect import Db
 from store.pars import ParsSql
 from store.posts import PostsSql
+from store.ratings import RatingsSql
 from store.records import RecordsSql
 from store.runs import RunsSql
 from store.seasons import SeasonsSql
@@ -20,7 +21,7 @@ from store.settings import SettingsSql
 
 class SqlTx(
     RunsSql, SettingsSql, PostsSql, BoardsSql, RecordsSql, ChallengesSql, SeriesSql, ParsSql,
-    SeasonsSql,
+    SeasonsSql, RatingsSql,
 ):
     """The named queries of ``store.base.Tx`` over one connection inside one transaction."""
 

@@ -12,9 +12,11 @@ from discord.ext import commands
 from bot import replies, standings
 from bot.buttons import ButtonRows, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from bot.cogs.ratings import send_rating_board
 from core import Refusal
 from core.checks import check_game, check_variant
 from core.rankings import Leaderboard
+from core.ratings import PlayerRating
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -57,8 +59,8 @@ class Boards(commands.Cog):
     @app_commands.describe(
         game="The game whose daily board to show",
         variant="A variant of that game (its default when left out)",
-        day=("YYYY-MM-DD, today, yesterday, week (this Monday–Sunday's daily points) or month "
-             "(this month's)"),
+        day=("YYYY-MM-DD, today, yesterday, week (this Monday–Sunday's daily points), month "
+             "(this month's) or rating"),
         month="YYYY-MM: that month's board of daily points (past months stay readable)",
         scope="This server's players, or everyone's (default: this server, in a server)",
     )
@@ -88,6 +90,9 @@ class Boards(commands.Cog):
                                    content=DM_SERVER_BOARD if scope == "server" and not in_server
                                    else None)
                 return
+            if day is not None and day.strip().lower() == "rating":
+                await self._rating(interaction, engine.key, variant, guild_id, scope)
+                return
             board = await self.bot.core.rankings.board(
                 engine.key, variant, day, guild_id=guild_id, viewer_id=interaction.user.id
             )
@@ -101,6 +106,13 @@ class Boards(commands.Cog):
         await interaction.response.send_message(
             content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
         )
+
+    async def _rating(self, interaction: discord.Interaction[Any], game: str, variant: str,
+                      guild_id: int | None, scope: str | None) -> None:
+        """``day:rating``: the rating board (``bot.cogs.ratings``)."""
+        dm = scope == "server" and interaction.guild_id is None
+        await send_rating_board(self.bot, interaction, game, variant, guild_id,
+                                content=DM_SERVER_BOARD if dm else None)
 
     async def _drawn(self, interaction: discord.Interaction[Any], board: Leaderboard,
                      ) -> tuple[discord.Embed, ButtonRows | None]:
@@ -200,11 +212,17 @@ class Boards(commands.Cog):
             }
             pars = {r.stats.game: await self.bot.core.par.record(who.id, r.stats.game)
                     for r in records}
+            ratings = await self._ratings(who.id, [r.stats.game for r in records])
         except Refusal as exc:
             await replies.notice(interaction, str(exc))
             return
-        embed = standings.stats(who.display_name, records, contests, pars)
+        embed = standings.stats(who.display_name, records, contests, pars, ratings)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+    async def _ratings(self, user_id: int, games: list[str]) -> dict[str, list[PlayerRating]]:
+        """The player's ratings in each of ``games`` (``/stats``)."""
+        return {game: await self.bot.core.ratings.of_player(user_id, game) for game in games}
 
 
 async def setup(bot: DungeonBot) -> None:

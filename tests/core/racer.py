@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 
@@ -28,3 +29,15 @@ async def _race(
                 results.put((run_id, "applied"))
             except StaleBoard as exc:
                 results.put((run_id, f"stale at {exc.run.moves}"))
+
+
+def rate(path: str, now: str, barrier: Barrier, results: Queue) -> None:
+    """Wait for the other process, then run a rating pass at ``now``; report the days rated."""
+    asyncio.run(_rate(path, now, barrier, results))
+
+
+async def _rate(path: str, now: str, barrier: Barrier, results: Queue) -> None:
+    async with await Core.open(path) as core:
+        await asyncio.to_thread(barrier.wait, TIMEOUT)
+        rated = await core.ratings.run_due(datetime.fromisoformat(now))
+        results.put([(r.game, r.variant, r.day) for r in rated])

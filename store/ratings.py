@@ -1,0 +1,299 @@
+"""Skill ratings: each player's rating per game and variant, the days rated, who played in
+which server, and the rating board (global or a server's), a page at a time.
+
+A closed day is rated in one write transaction: :meth:`RatingsSql.mark_rated` first claims
+the day in ``rated_days`` (its key makes a second claim a :class:`Conflict`, so two
+processes rate a day once) and checks that it follows the last day rated, then the day's
+players' ratings are written. The rating board is ordered by the rating shown (an integer),
+equal ratings sharing a rank and listed by name, read like the day's board (``store.boards``):
+the page's first and last rating from the index, a count of the players above, then the band.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from store.dialect import Conflict, Db, Query, Row
+
+
+@dataclass(frozen=True)
+class DayResult:
+    """A ranked daily of the day being rated: its player, score (as ``score_key``), server,
+    and the player's rating before the day (None: a first rated day)."""
+
+    owner_id: int
+    score_key: str
+    guild_id: int | None
+    mu: float | None
+    sigma: float | None
+    days: int
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """One player's stored rating in a game and variant."""
+
+    game: str
+    variant: str
+    owner_id: int
+    mu: float
+    sigma: float
+    rating: int  # the readable scale (core.skill.shown), what the board orders by
+    days: int  # rated days played
+    last_day: str
+
+
+@dataclass(frozen=True)
+class RatingFilter:
+    """Which ratings a rating board holds: a game and variant, one server's players (those
+    with a rated daily played there) or all, from accounts no newer than ``max_owner_id``."""
+
+    game: str
+    variant: str
+    guild_id: int | None = None
+    max_owner_id: int | None = None
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    """One line of a rating board."""
+
+    rank: int
+    owner_id: int
+    name: str
+    rating: int
+    days: int
+
+
+class Ratings(Protocol):
+    """The queries of ratings."""
+
+    def last_rated_day(self, game: str, variant: str) -> str | None: ...
+    def next_ranked_day(self, game: str, variant: str, after: str) -> str | None: ...
+    def day_results(self, game: str, variant: str, day: str) -> list[DayResult]: ...
+    def mark_rated(
+        self, game: str, variant: str, day: str, previous: str | None, players: int, at: str
+    ) -> None: ...
+    def put_ratings(self, rows: list[RatingRow]) -> None: ...
+    def add_members(self, game: str, variant: str, members: set[tuple[int, int]]) -> None: ...
+    def forget_ratings(self, game: str, variant: str) -> None: ...
+    def rating(self, game: str, variant: str, owner_id: int) -> RatingRow | None: ...
+    def all_ratings(self, game: str, variant: str) -> list[RatingRow]: ...
+    def rating_page(self, where: RatingFilter, limit: int, offset: int) -> list[RatingLine]: ...
+    def rating_size(self, where: RatingFilter) -> int: ...
+    def rating_line(self, where: RatingFilter, owner_id: int) -> RatingLine | None: ...
+
+
+SELECT_LAST_RATED = Query.both(
+    "SELECT max(day) AS day FROM rated_days WHERE game = {game} AND variant = {variant}"
+)
+# The runs_board index: the first day after `after` with a ranked daily.
+SELECT_NEXT_DAY = Query.both("""
+    SELECT min(day) AS day FROM runs
+    WHERE kind = 'daily' AND ranked = 1 AND game = {game} AND variant = {variant}
+      AND day > {after}
+""")
+SELECT_DAY_RESULTS = Query.both("""
+    SELECT r.owner_id, r.score_key, r.guild_id, g.mu, g.sigma, coalesce(g.days, 0) AS days
+    FROM runs AS r
+    LEFT JOIN ratings AS g
+           ON g.game = r.game AND g.variant = r.variant AND g.owner_id = r.owner_id
+    WHERE r.kind = 'daily' AND r.ranked = 1 AND r.game = {game} AND r.variant = {variant}
+      AND r.day = {day}
+    ORDER BY r.score_key DESC, r.owner_id
+""")
+INSERT_RATED_DAY = Query.both("""
+    INSERT INTO rated_days (game, variant, day, players, rated_at)
+    VALUES ({game}, {variant}, {day}, {players}, {at})
+    ON CONFLICT DO NOTHING
+""")
+UPSERT_RATING = Query.both("""
+    INSERT INTO ratings (game, variant, owner_id, mu, sigma, rating, days, last_day)
+    VALUES ({game}, {variant}, {owner_id}, {mu}, {sigma}, {rating}, {days}, {last_day})
+    ON CONFLICT (game, variant, owner_id) DO UPDATE SET
+        mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,
+        days = excluded.days, last_day = excluded.last_day
+""")
+INSERT_MEMBER = Query.both("""
+    INSERT INTO rating_members (guild_id, game, variant, owner_id)
+    VALUES ({guild_id}, {game}, {variant}, {owner_id})
+    ON CONFLICT DO NOTHING
+""")
+FORGET = tuple(
+    Query.both(f"DELETE FROM {table} WHERE game = {{game}} AND variant = {{variant}}")
+    for table in ("ratings", "rated_days", "rating_members")
+)
+_COLUMNS = "game, variant, owner_id, mu, sigma, rating, days, last_day"
+SELECT_RATING = Query.both(f"""
+    SELECT {_COLUMNS} FROM ratings
+    WHERE game = {{game}} AND variant = {{variant}} AND owner_id = {{owner_id}}
+""")
+SELECT_ALL_RATINGS = Query.both(f"""
+    SELECT {_COLUMNS} FROM ratings WHERE game = {{game}} AND variant = {{variant}}
+    ORDER BY owner_id
+""")
+
+
+def _scope(alias: str, guild: bool, age: bool) -> tuple[str, str]:
+    """The FROM and WHERE of a rating board's scope, ``alias`` naming the ratings table."""
+    g = alias
+    source = f"ratings AS {g}"
+    if guild:
+        source += (f" JOIN rating_members AS m{g} ON m{g}.guild_id = {{guild_id}}"
+                   f" AND m{g}.game = {g}.game AND m{g}.variant = {g}.variant"
+                   f" AND m{g}.owner_id = {g}.owner_id")
+    where = f"{g}.game = {{game}} AND {g}.variant = {{variant}}"
+    if age:
+        where += f" AND {g}.owner_id <= {{max_owner_id}}"
+    return source, where
+
+
+@dataclass(frozen=True)
+class RatingStatements:
+    """A rating board's statements in one scope (as ``store.boards.BoardStatements``)."""
+
+    keys: Query
+    above: Query
+    band: Query
+    size: Query
+    line: Query
+
+
+def _rating_statements(guild: bool, age: bool) -> RatingStatements:
+    src, where = _scope("g", guild, age)
+    bsrc, bwhere = _scope("b", guild, age)
+    return RatingStatements(
+        keys=Query.both(f"""
+            SELECT g.rating FROM {src} WHERE {where}
+            ORDER BY g.rating DESC LIMIT {{limit}} OFFSET {{offset}}
+        """),
+        above=Query.both(
+            f"SELECT count(*) AS n FROM {src} WHERE {where} AND g.rating > {{top}}"
+        ),
+        band=Query.both(f"""
+            SELECT {{above}} + rank() OVER (ORDER BY b.rating DESC) AS rank, b.owner_id,
+                   coalesce(p.name, '') AS name, b.rating, b.days
+            FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
+            WHERE {bwhere} AND b.rating BETWEEN {{bottom}} AND {{top}}
+            ORDER BY b.rating DESC, lower(coalesce(p.name, '')), b.owner_id
+            LIMIT {{limit}} OFFSET {{skip}}
+        """),
+        size=Query.both(f"SELECT count(*) AS n FROM {src} WHERE {where}"),
+        line=Query.both(f"""
+            SELECT 1 + (SELECT count(*) FROM {src} WHERE {where} AND g.rating > b.rating)
+                   AS rank, b.owner_id, coalesce(p.name, '') AS name, b.rating, b.days
+            FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
+            WHERE {bwhere} AND b.owner_id = {{owner_id}}
+        """),
+    )
+
+
+#: By (a server's board, with a minimum account age).
+RATING_STATEMENTS = {
+    (guild, age): _rating_statements(guild, age) for guild in (False, True) for age in (False, True)
+}
+
+
+def _params(where: RatingFilter) -> dict[str, object]:
+    return {"game": where.game, "variant": where.variant, "guild_id": where.guild_id,
+            "max_owner_id": where.max_owner_id}
+
+
+def _statements(where: RatingFilter) -> RatingStatements:
+    return RATING_STATEMENTS[where.guild_id is not None, where.max_owner_id is not None]
+
+
+class RatingsSql:
+    """:class:`Ratings` over a :class:`~store.dialect.Db`."""
+
+    db: Db
+
+    def last_rated_day(self, game: str, variant: str) -> str | None:
+        row = self.db.one(SELECT_LAST_RATED, {"game": game, "variant": variant})
+        return None if row is None else row["day"]
+
+    def next_ranked_day(self, game: str, variant: str, after: str) -> str | None:
+        row = self.db.one(SELECT_NEXT_DAY, {"game": game, "variant": variant, "after": after})
+        return None if row is None else row["day"]
+
+    def day_results(self, game: str, variant: str, day: str) -> list[DayResult]:
+        rows = self.db.all(SELECT_DAY_RESULTS, {"game": game, "variant": variant, "day": day})
+        return [
+            DayResult(row["owner_id"], row["score_key"], row["guild_id"],
+                      None if row["mu"] is None else float(row["mu"]),
+                      None if row["sigma"] is None else float(row["sigma"]), int(row["days"]))
+            for row in rows
+        ]
+
+    def mark_rated(
+        self, game: str, variant: str, day: str, previous: str | None, players: int, at: str
+    ) -> None:
+        """Claim ``day`` as rated, after ``previous`` (the last day rated when the day was
+        read); :class:`Conflict` when it is rated already or another day was rated since."""
+        if self.last_rated_day(game, variant) != previous:
+            raise Conflict(f"{game} {variant}: another day was rated since {previous}")
+        params = {"game": game, "variant": variant, "day": day, "players": players, "at": at}
+        if self.db.change(INSERT_RATED_DAY, params) != 1:
+            raise Conflict(f"{game} {variant} {day} is rated already")
+
+    def put_ratings(self, rows: list[RatingRow]) -> None:
+        for r in rows:
+            self.db.change(UPSERT_RATING, {
+                "game": r.game, "variant": r.variant, "owner_id": r.owner_id, "mu": r.mu,
+                "sigma": r.sigma, "rating": r.rating, "days": r.days, "last_day": r.last_day,
+            })
+
+    def add_members(self, game: str, variant: str, members: set[tuple[int, int]]) -> None:
+        for guild_id, owner_id in sorted(members):
+            self.db.change(INSERT_MEMBER, {"guild_id": guild_id, "game": game,
+                                           "variant": variant, "owner_id": owner_id})
+
+    def forget_ratings(self, game: str, variant: str) -> None:
+        for query in FORGET:
+            self.db.change(query, {"game": game, "variant": variant})
+
+    def rating(self, game: str, variant: str, owner_id: int) -> RatingRow | None:
+        row = self.db.one(SELECT_RATING, {"game": game, "variant": variant,
+                                          "owner_id": owner_id})
+        return None if row is None else _rating_row(row)
+
+    def all_ratings(self, game: str, variant: str) -> list[RatingRow]:
+        return [_rating_row(row) for row in self.db.all(
+            SELECT_ALL_RATINGS, {"game": game, "variant": variant}
+        )]
+
+    def rating_page(self, where: RatingFilter, limit: int, offset: int) -> list[RatingLine]:
+        queries, params = _statements(where), _params(where)
+        keys = [int(row["rating"]) for row in self.db.all(
+            queries.keys, {**params, "limit": limit, "offset": offset}
+        )]
+        if not keys:
+            return []
+        top, bottom = keys[0], keys[-1]
+        row = self.db.one(queries.above, {**params, "top": top})
+        above = 0 if row is None else int(row["n"])
+        band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
+                "skip": offset - above}
+        return [_rating_line(row) for row in self.db.all(queries.band, band)]
+
+    def rating_size(self, where: RatingFilter) -> int:
+        row = self.db.one(_statements(where).size, _params(where))
+        return 0 if row is None else int(row["n"])
+
+    def rating_line(self, where: RatingFilter, owner_id: int) -> RatingLine | None:
+        row = self.db.one(_statements(where).line, {**_params(where), "owner_id": owner_id})
+        return None if row is None else _rating_line(row)
+
+
+def _rating_row(row: Row) -> RatingRow:
+    return RatingRow(
+        game=row["game"], variant=row["variant"], owner_id=row["owner_id"],
+        mu=float(row["mu"]), sigma=float(row["sigma"]), rating=int(row["rating"]),
+        days=int(row["days"]), last_day=row["last_day"],
+    )
+
+
+def _rating_line(row: Row) -> RatingLine:
+    return RatingLine(rank=int(row["rank"]), owner_id=row["owner_id"], name=row["name"],
+                      rating=int(row["rating"]), days=int(row["days"]))
