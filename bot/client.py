@@ -110,6 +110,7 @@ class DungeonBot(commands.Bot):
         card_emoji: bool = True,
         card_colours: str = "four",
         solve_par: bool = True,
+        rate_days: bool = True,
         **shards: object,
     ) -> None:
         # Slash commands and buttons only: no message content, no members.
@@ -146,6 +147,9 @@ class DungeonBot(commands.Bot):
         #: Solve each closed day's deals in the background (``bot.cogs.par``); tests turn it
         #: off and run its passes themselves.
         self.solve_par = solve_par
+        #: Rate each closed day's boards in the background (``bot.cogs.ratings``); tests turn
+        #: it off and run its passes themselves.
+        self.rate_days = rate_days
         self._emoji_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:

@@ -1,7 +1,8 @@
 """The rating loop and the rating board: each closed day's global boards rated in the
 background, once, and ``/leaderboard day:rating`` with its page buttons.
 
-The rating is the core's (``core.ratings``, off the event loop). The cog starts a task in
+The rating is the core's (``core.ratings``, off the event loop). Unless the bot's
+``rate_days`` is off (tests), the cog starts a task in
 ``cog_load`` that runs a pass :data:`FIRST_PASS` seconds after start (a pass after a restart
 catches up on the days missed) and every :data:`INTERVAL` seconds after; ``cog_unload``
 cancels it. :meth:`RatingLoop.run_due` is one pass with ``now`` passed in (tests call it with
@@ -78,7 +79,8 @@ class RatingLoop(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.clicks.register(standings.RATING_PAGE, self.on_page)
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="rating days")
+        if self.bot.rate_days:
+            self._task = asyncio.get_running_loop().create_task(self._loop(), name="rating days")
 
     async def cog_unload(self) -> None:
         self.bot.clicks.unregister(standings.RATING_PAGE)

@@ -45,6 +45,9 @@ async def make_bot(db_path: Path) -> AsyncIterator[Callable[..., DungeonBot]]:
         options.setdefault("card_emoji", False)
         # The par loop solves for minutes in a worker process; tests run its passes themselves.
         options.setdefault("solve_par", False)
+        # The rating loop too (it never ends, which a test waiting for every task to end
+        # would wait on); tests run its passes themselves.
+        options.setdefault("rate_days", False)
         options.setdefault("random_seed", lambda: next(seeds))
         bot = create_bot(db_path, **options)
         made.append(bot)
