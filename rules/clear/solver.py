@@ -61,6 +61,7 @@ class ClearStrategy:
         thirds = dict.fromkeys(SUITS, 0)  # monsters standing, by suit: each needs a third
         pairs = 0  # first and second cards still to come
         power = 0  # what those cards must add up to, at least
+        big: list[int] = []  # per monster, what its greater first or second card must reach
         for pile, on in zip(s.piles, s.attack, strict=True):
             if pile:
                 costs.append(ATTACK_CARDS - len(on))
@@ -69,12 +70,15 @@ class ClearStrategy:
                     thirds[monster[-1]] += 1
                     pairs += 2
                     power += POWER[monster]
-                if len(on) == 1:
-                    pairs -= 1
-                    power -= POWER[pile[-1]] - max(0, POWER[pile[-1]] - VALUE[on[0]])
-                elif len(on) == 2:
-                    pairs -= 2
-                    power -= POWER[pile[-1]]
+                    big.append(_HALF[monster])
+                if on:
+                    big.pop()
+                    top = POWER[pile[-1]]
+                    pairs -= len(on)
+                    power -= top
+                    if len(on) == 1:
+                        power += max(0, top - VALUE[on[0]])
+                        big.append(top - VALUE[on[0]])
         held = [c for c in s.hand if c is not None]
         talon = s.talon
         spare = len(talon) + len(held)
@@ -93,7 +97,7 @@ class ClearStrategy:
                     pool = s.reserve
                 else:
                     pool = (*s.reserve, *held, *talon[: len(talon) - HAND_SIZE * blocks])
-                if _can_finish(pool, needed, thirds, pairs, power):
+                if _can_finish(pool, needed, thirds, pairs, power, big):
                     return (MONSTERS, min(best, 3 * blocks + 2))
         # No win: stuck, which ends with the hand and the power deck spent.
         cards = spare + len(s.reserve)
@@ -136,6 +140,8 @@ class ClearStrategy:
 
 
 _JOKER = "*"
+#: What the greater of a monster's first two cards must reach: half its power, rounded up.
+_HALF = {m: (p + 1) // 2 for m, p in POWER.items()}
 SUITS = ("S", "H", "D", "C")
 _SUIT_OF = {c: (_JOKER if c in JOKERS else c[-1]) for c in VALUE}
 
@@ -160,7 +166,12 @@ def _suits(cards: Iterable[str]) -> dict[str, int]:
 
 
 def _can_finish(
-    pool: tuple[str, ...], needed: int, thirds: dict[str, int], pairs: int, power: int
+    pool: tuple[str, ...],
+    needed: int,
+    thirds: dict[str, int],
+    pairs: int,
+    power: int,
+    big: list[int],
 ) -> bool:
     """Whether ``pool`` could finish every standing monster, order aside: ``needed`` cards
     in all, a third card of each monster's suit (or a joker), and first and second cards
@@ -189,6 +200,12 @@ def _can_finish(
         return False
     least += 10 * short
     values = sorted(VALUE[c] for c in pool)
+    if big:
+        wanted = sorted(big, reverse=True)
+        for n, reach in enumerate(wanted, start=1):
+            # the n-th highest need must be met by the n-th highest card
+            if n > len(values) or values[-n] < reach:
+                return False
     total = sum(values)
     if total - least - sum(values[:unused]) < power:
         return False
