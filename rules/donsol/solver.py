@@ -5,8 +5,10 @@
   no place of its own. HP, sickness and the last monster on the shield are the state's
   strength instead: a state that beats another on all three (same key) does at least as
   well, so a bound proven for it holds for the weaker one (dominance).
-- Bound: an order-free relaxation. Every remaining potion heals in full, every remaining
-  monster meets the strongest shield still to come. If even then the damage exceeds the HP
+- Bound: an order-free relaxation. Every remaining potion heals in full (but at most one
+  more of them than the other cards left: sickness), every remaining
+  monster meets the strongest shield still to come, or the shield in hand if it is below
+  that shield's last monster. If even then the damage exceeds the HP
   and the healing, the run dies, and at best after every other card and the mildest monsters;
   otherwise it may win, with at most ``min(21, hp + healing − damage)`` HP.
 - Order: the move that leaves the most HP and the best shield first, escapes last.
@@ -71,14 +73,29 @@ class DonsolStrategy:
             return tuple(DONSOL.score(s))
         cards = (*s.room, *s.dungeon)
         monsters = [_WORTH[c] for c in cards if c in _MONSTERS]
-        healing = sum([_WORTH[c] for c in cards if c in _POTIONS])
+        potions = [_WORTH[c] for c in cards if c in _POTIONS]
+        # Sickness: a potion heals only after another card (or first, when not sick), so
+        # at most one more potion heals than there are other cards left.
+        heals = len(cards) - len(potions) + (0 if s.sick else 1)
+        if heals < len(potions):
+            potions.sort(reverse=True)
+            del potions[heals:]
+        healing = sum(potions)
         strongest = max(
             [_WORTH[c] for c in cards if c in _SHIELDS],
             default=0,
         )
-        if s.shield is not None and _WORTH[s.shield] > strongest:
-            strongest = _WORTH[s.shield]
-        damage = sorted([m - strongest for m in monsters if m > strongest])
+        # The shield in hand holds only below its last monster: one at least as strong
+        # meets a shield still to come, or none.
+        held = _WORTH[s.shield] if s.shield is not None else 0
+        below = _FRESH if s.shield_last is None else s.shield_last
+        damage = sorted(
+            [
+                hit
+                for m in monsters
+                if (hit := m - max(strongest, held if m < below else 0)) > 0
+            ]
+        )
         reserve = s.hp + healing
         total = sum(damage)
         if total < reserve:

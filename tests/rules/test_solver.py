@@ -128,6 +128,31 @@ def test_donsol_hard_endgames_match_exhaustive_search(state: DonsolState) -> Non
     check_line("donsol", state, found)
 
 
+@SMALL
+@given(
+    state=donsol_endgames(),
+    sick=st.booleans(),
+    last=st.one_of(st.none(), st.integers(2, 21)),
+)
+def test_donsol_bound_is_never_below_the_best_of_any_position(
+    state: DonsolState, sick: bool, last: int | None
+) -> None:
+    # Every position a plain search meets (sick or not, a shield already used or fresh):
+    # the strategy's bound is at least the best final score reachable from it.
+    state = replace(state, sick=sick, shield_last=last if state.shield else None)
+    strategy = plugin("donsol").strategy
+
+    def best(s: DonsolState) -> tuple[int, ...]:
+        moves = DONSOL.actions(s)
+        value = (
+            tuple(DONSOL.score(s)) if not moves else max(best(DONSOL.apply(s, a)) for a in moves)
+        )
+        assert strategy.bound(s) >= value, (s, strategy.bound(s), value)
+        return value
+
+    best(state)
+
+
 def test_donsol_solver_escapes_a_deadly_room() -> None:
     # 9 HP, no shield: A♠ (17) here kills; after an escape the reshuffle decides.
     state = donsol_endgame(["AS", "2H"], ["3D", "4H", "5D", "6H"], 9, None)
