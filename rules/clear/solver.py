@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
+from functools import lru_cache
 from itertools import combinations
 
 from rules.cards import JOKERS
@@ -28,7 +29,7 @@ from rules.clear.engine import (
     POWER,
     VALUE,
     ClearState,
-    slain_count,
+    Piles,
 )
 from rules.search import Score
 
@@ -57,60 +58,7 @@ class ClearStrategy:
     def bound(self, s: ClearState) -> Score:
         if s.outcome is not None:
             return tuple(CLEAR.score(s))
-        costs: list[int] = []
-        thirds = dict.fromkeys(SUITS, 0)  # monsters standing, by suit: each needs a third
-        pairs = 0  # first and second cards still to come
-        power = 0  # what those cards must add up to, at least
-        big: list[int] = []  # per monster, what its greater first or second card must reach
-        for pile, on in zip(s.piles, s.attack, strict=True):
-            if pile:
-                costs.append(ATTACK_CARDS - len(on))
-                costs.extend([ATTACK_CARDS] * (len(pile) - 1))
-                for monster in pile:
-                    thirds[monster[-1]] += 1
-                    pairs += 2
-                    power += POWER[monster]
-                    big.append(_HALF[monster])
-                if on:
-                    big.pop()
-                    top = POWER[pile[-1]]
-                    pairs -= len(on)
-                    power -= top
-                    if len(on) == 1:
-                        power += max(0, top - VALUE[on[0]])
-                        big.append(top - VALUE[on[0]])
-        held = [c for c in s.hand if c is not None]
-        talon = s.talon
-        spare = len(talon) + len(held)
-        needed = sum(costs)
-        if spare + len(s.reserve) >= needed:
-            # A win ends with the reserve's leftovers and ``spare_final`` cards of the hand
-            # and power deck unused, among them the last ``spare_final // 3`` hands (the
-            # current hand is the first of them once the deck runs short). The cards
-            # before those must finish every monster: see _can_finish.
-            best = spare - max(0, needed - len(s.reserve))
-            dealt = len(talon) // HAND_SIZE
-            for blocks in range(best // 3, -1, -1):
-                if blocks > dealt + 1:
-                    continue
-                if blocks > dealt:
-                    pool = s.reserve
-                else:
-                    pool = (*s.reserve, *held, *talon[: len(talon) - HAND_SIZE * blocks])
-                if _can_finish(pool, needed, thirds, pairs, power, big):
-                    return (MONSTERS, min(best, 3 * blocks + 2))
-        # No win: stuck, which ends with the hand and the power deck spent.
-        cards = spare + len(s.reserve)
-        falls = 0
-        for cost in sorted(costs):
-            if cost > cards:
-                break
-            cards -= cost
-            falls += 1
-        have = _suits((*held, *s.reserve, *talon))
-        can = sum(min(n, have[suit]) for suit, n in thirds.items())
-        can += min(have[_JOKER], sum(thirds.values()) - can)
-        return (slain_count(s) + min(falls, can, MONSTERS - slain_count(s) - 1), 0)
+        return _bound(s.piles, s.attack, s.talon, s.hand, s.reserve)
 
     def children(self, s: ClearState) -> Iterator[tuple[str, ClearState]]:
         ranked: list[tuple[int, int, int, str]] = []
@@ -163,6 +111,72 @@ def _suits(cards: Iterable[str]) -> dict[str, int]:
     for c in cards:
         have[_SUIT_OF[c]] += 1
     return have
+
+
+@lru_cache(maxsize=1 << 16)
+def _bound(
+    piles: Piles,
+    attack: Piles,
+    talon: tuple[str, ...],
+    hand: tuple[str | None, ...],
+    reserve: tuple[str, ...],
+) -> Score:
+    """``ClearStrategy.bound`` of a game not over, from the fields it reads (remembered:
+    the probing dives and the search meet the same states again and again)."""
+    costs: list[int] = []
+    slain = MONSTERS - sum(len(p) for p in piles)
+    thirds = dict.fromkeys(SUITS, 0)  # monsters standing, by suit: each needs a third
+    pairs = 0  # first and second cards still to come
+    power = 0  # what those cards must add up to, at least
+    big: list[int] = []  # per monster, what its greater first or second card must reach
+    for pile, on in zip(piles, attack, strict=True):
+        if pile:
+            costs.append(ATTACK_CARDS - len(on))
+            costs.extend([ATTACK_CARDS] * (len(pile) - 1))
+            for monster in pile:
+                thirds[monster[-1]] += 1
+                pairs += 2
+                power += POWER[monster]
+                big.append(_HALF[monster])
+            if on:
+                big.pop()
+                top = POWER[pile[-1]]
+                pairs -= len(on)
+                power -= top
+                if len(on) == 1:
+                    power += max(0, top - VALUE[on[0]])
+                    big.append(top - VALUE[on[0]])
+    held = [c for c in hand if c is not None]
+    spare = len(talon) + len(held)
+    needed = sum(costs)
+    if spare + len(reserve) >= needed:
+        # A win ends with the reserve's leftovers and ``spare_final`` cards of the hand
+        # and power deck unused, among them the last ``spare_final // 3`` hands (the
+        # current hand is the first of them once the deck runs short). The cards
+        # before those must finish every monster: see _can_finish.
+        best = spare - max(0, needed - len(reserve))
+        dealt = len(talon) // HAND_SIZE
+        for blocks in range(best // 3, -1, -1):
+            if blocks > dealt + 1:
+                continue
+            if blocks > dealt:
+                pool = reserve
+            else:
+                pool = (*reserve, *held, *talon[: len(talon) - HAND_SIZE * blocks])
+            if _can_finish(pool, needed, thirds, pairs, power, big):
+                return (MONSTERS, min(best, 3 * blocks + 2))
+    # No win: stuck, which ends with the hand and the power deck spent.
+    cards = spare + len(reserve)
+    falls = 0
+    for cost in sorted(costs):
+        if cost > cards:
+            break
+        cards -= cost
+        falls += 1
+    have = _suits((*held, *reserve, *talon))
+    can = sum(min(n, have[suit]) for suit, n in thirds.items())
+    can += min(have[_JOKER], sum(thirds.values()) - can)
+    return (slain + min(falls, can, MONSTERS - slain - 1), 0)
 
 
 def _can_finish(
