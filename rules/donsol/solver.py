@@ -11,7 +11,8 @@
   that shield's last monster. If even then the damage exceeds the HP
   and the healing, the run dies, and at best after every other card and the mildest monsters;
   otherwise it may win, with at most ``min(21, hp + healing − damage)`` HP.
-- Order: the move that leaves the most HP and the best shield first, escapes last.
+- Order: the move that leaves the most HP and the best shield first (a potion that would
+  heal less than its worth later), escapes last.
 
 Beyond the spec (a choice): on ``easy`` and ``hard`` an empty-of-monsters room may be escaped
 again and again, each time into a new reshuffle, which makes the tree infinite. The solver
@@ -40,6 +41,7 @@ _SHIELDS = frozenset(c for c in DECK if role(c) == "shield")
 _MONSTERS = frozenset(c for c in DECK if role(c) == "monster")
 _FRESH = 99  # a fresh shield's "last monster": above every monster
 _ESCAPE_PENALTY = 8.0  # an escape gives up the room's cards for now: try it after the takes
+_WASTE = 0.5  # per point of a potion's healing wasted
 
 
 def _shield_left(s: DonsolState) -> float:
@@ -125,6 +127,10 @@ class DonsolStrategy:
                 rank = -100.0
             else:
                 rank = child.hp + _shield_left(child)
+                card = action[5:]
+                if card in _POTIONS:
+                    # healing wasted (at full health, or sick) is a potion lost for later
+                    rank -= _WASTE * (_WORTH[card] - (child.hp - s.hp))
             ranked.append((-rank, i, action, child))
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [(action, child) for _, _, action, child in ranked]
