@@ -3,7 +3,9 @@ the core's worker processes (``core.workers``), exactly as the bot runs them.
 
 - **A day's par:** every game and variant of one day's deals solved one after the other in the
   ``background`` worker with the bot's node budget (``core.par.PAR_BUDGET_NODES``): seconds per
-  deal (the worker's CPU time), exact or a lower bound, and the whole day's wall-clock time.
+  deal (the worker's CPU time), exact or a lower bound, and the whole day's wall-clock time;
+  with ``--days 300``, 300 days' deals, and per game and variant the share exact within 2 s,
+  10 s and the budget (one run: the shares are read off each deal's recorded time).
 - **Hint latency:** ``--hints`` hints on random mid-game practice positions, each timed from the
   call to the answer (the hop to the ``interactive`` worker included), at the bot's budget
   (``core.hints.HINT_BUDGET``): p50, p95 and max; the worker's start-up is timed apart. Target:
@@ -20,9 +22,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import random
 import statistics
 import time
+from datetime import date, timedelta
 from typing import Any
 
 from core.hints import HINT_BUDGET, HINT_SAMPLES, compute_hint
@@ -75,17 +79,35 @@ async def main_async(args: argparse.Namespace) -> int:
         await workers.run(BACKGROUND, abs, 0)
         print(f"worker processes started in {time.perf_counter() - start:.2f} s (spawn)")
 
-        print(f"\nA day's par ({par_budget:,} nodes a deal), day {args.day}:")
+        days = 1 if quick else args.days
+        first = date.fromisoformat(args.day)
+        print(f"\nA day's par ({par_budget:,} nodes a deal), {days} day(s) from {args.day}:")
         secret = f"bench-{args.seed}"
-        day_start = time.perf_counter()
-        for key, game in GAMES.items():
-            for variant in game.variants:
-                seed = daily_seed(secret, key, variant, args.day)
-                found = await workers.run(BACKGROUND, solve_deal, key, variant, seed, par_budget)
-                kind = "exact" if found["exact"] else "bound"
-                print(f"  {key:<7} {variant:<9} {found['seconds']:>6.1f} s  {kind:<5} "
-                      f"{found['nodes']:>8,} nodes  {found['text']}")
-        print(f"  the whole day: {time.perf_counter() - day_start:.1f} s wall-clock")
+        exact_in: dict[tuple[str, str], list[float]] = {}  # CPU s to exact, inf if a bound
+        for n in range(days):
+            day = (first + timedelta(days=n)).isoformat()
+            day_start = time.perf_counter()
+            for key, game in GAMES.items():
+                for variant in game.variants:
+                    seed = daily_seed(secret, key, variant, day)
+                    found = await workers.run(
+                        BACKGROUND, solve_deal, key, variant, seed, par_budget
+                    )
+                    exact_in.setdefault((key, variant), []).append(
+                        found["seconds"] if found["exact"] else math.inf
+                    )
+                    if days == 1 or args.verbose:
+                        kind = "exact" if found["exact"] else "bound"
+                        print(f"  {day} {key:<7} {variant:<9} {found['seconds']:>6.1f} s  "
+                              f"{kind:<5} {found['nodes']:>8,} nodes  {found['text']}")
+            if days == 1:
+                print(f"  the whole day: {time.perf_counter() - day_start:.1f} s wall-clock")
+        print(f"  exact within     {'≤2 s':>6} {'≤10 s':>6} {'budget':>6}  (of {days} deals)")
+        for (key, variant), times in exact_in.items():
+            shares = [sum(t <= limit for t in times) / len(times) for limit in (2, 10, math.inf)]
+            print(f"  {key:<9} {variant:<9} "
+                  + " ".join(f"{share:>6.0%}" for share in shares[:2])
+                  + f" {sum(t < math.inf for t in times) / len(times):>6.0%}")
 
         print(f"\nHints ({hint_budget:,} nodes, {HINT_SAMPLES} sampled deals), {hints} positions:")
         times: list[float] = []
@@ -124,7 +146,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny budgets: seconds in all")
     parser.add_argument("--hints", type=int, default=30, help="hint positions timed (30)")
-    parser.add_argument("--day", default="2026-12-01", help="the day whose deals are solved")
+    parser.add_argument("--day", default="2026-12-01", help="the first day solved")
+    parser.add_argument("--days", type=int, default=1,
+                        help="days solved from --day (1; 300 for the share exact per game)")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the positions")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per hint")
     args = parser.parse_args()

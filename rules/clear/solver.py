@@ -1,27 +1,35 @@
 """What the Clear the Dungeon solver knows beyond the rules: the key, a bound and a move order.
 
-- Key: the piles and the cards on them, how much of the power deck is left (it is always a
-  suffix of the same order), the hand as a set (a new hand comes only once all three slots
-  are empty) and the reserve in order.
-- Bound: each monster still standing needs its missing attack cards; at best they all come
-  from the reserve first, and every other card used is one less to spare. When the cards
-  left cannot finish them all, at best the cheapest monsters fall, with every card spared.
+- Key: the piles, what the top monsters' next card must beat (the first card's value, or
+  that two are on), how much of the power deck is left (it is always a suffix of the same
+  order), the hand as a set and the reserve in order, each card by its value, and by its
+  suit only while a monster of that suit stands (symmetry: such cards are interchangeable).
+- Bound: a win ends with 36 cards on the monsters, so with ``6 −`` the reserve's leftovers
+  to spare; and the cards kept for a spare of ``k`` include the last ``k // 3`` hands of
+  the power deck, so the cards before them must finish every monster, order aside: enough
+  cards, a third card of each monster's suit or a joker, and first and second cards that
+  add up to the monsters' power (``_can_finish``). Without a win the run ends stuck, with
+  nothing to spare, after at best the cheapest monsters that the cards and the suits allow.
 - Order: a finishing card first, then the reserve's top card, then second and first attack
   cards (the weakest card that fits first), a move to the reserve last.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
+from functools import lru_cache
+from itertools import combinations
 
+from rules.cards import JOKERS
 from rules.clear.engine import (
     ATTACK_CARDS,
     CLEAR,
+    HAND_SIZE,
     MONSTERS,
+    POWER,
     VALUE,
     ClearState,
-    slain_count,
-    spare_cards,
+    Piles,
 )
 from rules.search import Score
 
@@ -35,29 +43,22 @@ class ClearStrategy:
     probe = (2000, 0.2, 0.8)
 
     def key(self, s: ClearState) -> Hashable:
-        hand = tuple(sorted(c for c in s.hand if c is not None))
-        return (s.piles, s.attack, len(s.talon), hand, s.reserve)
+        # Symmetry: a card in the hand or the reserve matters by its value, and by its suit
+        # only while a monster of that suit stands (jokers keep theirs: "*"). On a monster,
+        # only what the next card must beat: the first card's value, or that two are on.
+        suits = {m[-1] for pile in s.piles for m in pile}
+        look = _LOOK[frozenset(suits)]
+        hand = tuple(sorted([look[c] for c in s.hand if c is not None]))
+        reserve = tuple([look[c] for c in s.reserve])
+        attack = tuple(
+            len(on) if len(on) != 1 else -VALUE[on[0]] for on in s.attack
+        )
+        return (s.piles, attack, len(s.talon), hand, reserve)
 
     def bound(self, s: ClearState) -> Score:
         if s.outcome is not None:
             return tuple(CLEAR.score(s))
-        costs: list[int] = []
-        for pile, on in zip(s.piles, s.attack, strict=True):
-            if pile:
-                costs.append(ATTACK_CARDS - len(on))
-                costs.extend([ATTACK_CARDS] * (len(pile) - 1))
-        spare = spare_cards(s)
-        needed = sum(costs)
-        if spare + len(s.reserve) >= needed:
-            return (MONSTERS, spare - max(0, needed - len(s.reserve)))
-        cards = spare + len(s.reserve)
-        falls = 0
-        for cost in sorted(costs):
-            if cost > cards:
-                break
-            cards -= cost
-            falls += 1
-        return (slain_count(s) + falls, spare)
+        return _bound(s.piles, s.attack, s.talon, s.hand, s.reserve)
 
     def children(self, s: ClearState) -> Iterator[tuple[str, ClearState]]:
         ranked: list[tuple[int, int, int, str]] = []
@@ -84,3 +85,142 @@ class ClearStrategy:
         if slain == MONSTERS:
             return f"at least a clear with {spare} card{'s' if spare != 1 else ''} to spare"
         return f"at least {slain} of {MONSTERS} monsters"
+
+
+_JOKER = "*"
+#: What the greater of a monster's first two cards must reach: half its power, rounded up.
+_HALF = {m: (p + 1) // 2 for m, p in POWER.items()}
+SUITS = ("S", "H", "D", "C")
+_SUIT_OF = {c: (_JOKER if c in JOKERS else c[-1]) for c in VALUE}
+
+
+#: For each set of suits still standing, each card as the key sees it: its value, and its
+#: suit while it can still be a third card (jokers always can).
+_LOOK = {
+    frozenset(standing): {
+        c: (VALUE[c], _SUIT_OF[c] if _SUIT_OF[c] in (*standing, _JOKER) else "") for c in VALUE
+    }
+    for n in range(len(SUITS) + 1)
+    for standing in combinations(SUITS, n)
+}
+
+
+def _suits(cards: Iterable[str]) -> dict[str, int]:
+    """How many of ``cards`` are of each suit, jokers apart."""
+    have = dict.fromkeys((*SUITS, _JOKER), 0)
+    for c in cards:
+        have[_SUIT_OF[c]] += 1
+    return have
+
+
+@lru_cache(maxsize=1 << 16)
+def _bound(
+    piles: Piles,
+    attack: Piles,
+    talon: tuple[str, ...],
+    hand: tuple[str | None, ...],
+    reserve: tuple[str, ...],
+) -> Score:
+    """``ClearStrategy.bound`` of a game not over, from the fields it reads (remembered:
+    the probing dives and the search meet the same states again and again)."""
+    costs: list[int] = []
+    slain = MONSTERS - sum(len(p) for p in piles)
+    thirds = dict.fromkeys(SUITS, 0)  # monsters standing, by suit: each needs a third
+    pairs = 0  # first and second cards still to come
+    power = 0  # what those cards must add up to, at least
+    big: list[int] = []  # per monster, what its greater first or second card must reach
+    for pile, on in zip(piles, attack, strict=True):
+        if pile:
+            costs.append(ATTACK_CARDS - len(on))
+            costs.extend([ATTACK_CARDS] * (len(pile) - 1))
+            for monster in pile:
+                thirds[monster[-1]] += 1
+                pairs += 2
+                power += POWER[monster]
+                big.append(_HALF[monster])
+            if on:
+                big.pop()
+                top = POWER[pile[-1]]
+                pairs -= len(on)
+                power -= top
+                if len(on) == 1:
+                    power += max(0, top - VALUE[on[0]])
+                    big.append(top - VALUE[on[0]])
+    held = [c for c in hand if c is not None]
+    spare = len(talon) + len(held)
+    needed = sum(costs)
+    if spare + len(reserve) >= needed:
+        # A win ends with the reserve's leftovers and ``spare_final`` cards of the hand
+        # and power deck unused, among them the last ``spare_final // 3`` hands (the
+        # current hand is the first of them once the deck runs short). The cards
+        # before those must finish every monster: see _can_finish.
+        best = spare - max(0, needed - len(reserve))
+        dealt = len(talon) // HAND_SIZE
+        for blocks in range(best // 3, -1, -1):
+            if blocks > dealt + 1:
+                continue
+            if blocks > dealt:
+                pool = reserve
+            else:
+                pool = (*reserve, *held, *talon[: len(talon) - HAND_SIZE * blocks])
+            if _can_finish(pool, needed, thirds, pairs, power, big):
+                return (MONSTERS, min(best, 3 * blocks + 2))
+    # No win: stuck, which ends with the hand and the power deck spent.
+    cards = spare + len(reserve)
+    falls = 0
+    for cost in sorted(costs):
+        if cost > cards:
+            break
+        cards -= cost
+        falls += 1
+    have = _suits((*held, *reserve, *talon))
+    can = sum(min(n, have[suit]) for suit, n in thirds.items())
+    can += min(have[_JOKER], sum(thirds.values()) - can)
+    return (slain + min(falls, can, MONSTERS - slain - 1), 0)
+
+
+def _can_finish(
+    pool: tuple[str, ...],
+    needed: int,
+    thirds: dict[str, int],
+    pairs: int,
+    power: int,
+    big: list[int],
+) -> bool:
+    """Whether ``pool`` could finish every standing monster, order aside: ``needed`` cards
+    in all, a third card of each monster's suit (or a joker), and first and second cards
+    (``pairs`` of them) worth ``power`` together. The cards of the pool not used are
+    ``len(pool) - needed``; the third cards and those are worth at least the least the
+    suits allow and the smallest values, so the first and second cards at most the rest.
+    """
+    unused = len(pool) - needed
+    if unused < 0:
+        return False
+    by_suit: dict[str, list[int]] = {suit: [] for suit in (*SUITS, _JOKER)}
+    for c in pool:
+        by_suit[_SUIT_OF[c]].append(VALUE[c])
+    jokers = len(by_suit[_JOKER])
+    short = 0
+    least = 0  # the third cards' least worth
+    for suit, n in thirds.items():
+        if n:
+            own = by_suit[suit]
+            if n > len(own):
+                short += n - len(own)
+                least += sum(own)
+            else:
+                least += sum(sorted(own)[:n])
+    if short > jokers:
+        return False
+    least += 10 * short
+    values = sorted(VALUE[c] for c in pool)
+    if big:
+        wanted = sorted(big, reverse=True)
+        for n, reach in enumerate(wanted, start=1):
+            # the n-th highest need must be met by the n-th highest card
+            if n > len(values) or values[-n] < reach:
+                return False
+    total = sum(values)
+    if total - least - sum(values[:unused]) < power:
+        return False
+    return sum(values[len(values) - pairs :]) >= power if pairs else True

@@ -5,11 +5,14 @@
   no place of its own. HP, sickness and the last monster on the shield are the state's
   strength instead: a state that beats another on all three (same key) does at least as
   well, so a bound proven for it holds for the weaker one (dominance).
-- Bound: an order-free relaxation. Every remaining potion heals in full, every remaining
-  monster meets the strongest shield still to come. If even then the damage exceeds the HP
+- Bound: an order-free relaxation. Every remaining potion heals in full (but at most one
+  more of them than the other cards left: sickness), every remaining
+  monster meets the strongest shield still to come, or the shield in hand if it is below
+  that shield's last monster. If even then the damage exceeds the HP
   and the healing, the run dies, and at best after every other card and the mildest monsters;
   otherwise it may win, with at most ``min(21, hp + healing − damage)`` HP.
-- Order: the move that leaves the most HP and the best shield first, escapes last.
+- Order: the move that leaves the most HP and the best shield first (a potion that would
+  heal less than its worth later), escapes last.
 
 Beyond the spec (a choice): on ``easy`` and ``hard`` an empty-of-monsters room may be escaped
 again and again, each time into a new reshuffle, which makes the tree infinite. The solver
@@ -38,6 +41,7 @@ _SHIELDS = frozenset(c for c in DECK if role(c) == "shield")
 _MONSTERS = frozenset(c for c in DECK if role(c) == "monster")
 _FRESH = 99  # a fresh shield's "last monster": above every monster
 _ESCAPE_PENALTY = 8.0  # an escape gives up the room's cards for now: try it after the takes
+_WASTE = 0.5  # per point of a potion's healing wasted
 
 
 def _shield_left(s: DonsolState) -> float:
@@ -71,14 +75,29 @@ class DonsolStrategy:
             return tuple(DONSOL.score(s))
         cards = (*s.room, *s.dungeon)
         monsters = [_WORTH[c] for c in cards if c in _MONSTERS]
-        healing = sum([_WORTH[c] for c in cards if c in _POTIONS])
+        potions = [_WORTH[c] for c in cards if c in _POTIONS]
+        # Sickness: a potion heals only after another card (or first, when not sick), so
+        # at most one more potion heals than there are other cards left.
+        heals = len(cards) - len(potions) + (0 if s.sick else 1)
+        if heals < len(potions):
+            potions.sort(reverse=True)
+            del potions[heals:]
+        healing = sum(potions)
         strongest = max(
             [_WORTH[c] for c in cards if c in _SHIELDS],
             default=0,
         )
-        if s.shield is not None and _WORTH[s.shield] > strongest:
-            strongest = _WORTH[s.shield]
-        damage = sorted([m - strongest for m in monsters if m > strongest])
+        # The shield in hand holds only below its last monster: one at least as strong
+        # meets a shield still to come, or none.
+        held = _WORTH[s.shield] if s.shield is not None else 0
+        below = _FRESH if s.shield_last is None else s.shield_last
+        damage = sorted(
+            [
+                hit
+                for m in monsters
+                if (hit := m - max(strongest, held if m < below else 0)) > 0
+            ]
+        )
         reserve = s.hp + healing
         total = sum(damage)
         if total < reserve:
@@ -108,6 +127,10 @@ class DonsolStrategy:
                 rank = -100.0
             else:
                 rank = child.hp + _shield_left(child)
+                card = action[5:]
+                if card in _POTIONS:
+                    # healing wasted (at full health, or sick) is a potion lost for later
+                    rank -= _WASTE * (_WORTH[card] - (child.hp - s.hp))
             ranked.append((-rank, i, action, child))
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [(action, child) for _, _, action, child in ranked]

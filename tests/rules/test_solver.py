@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import GAMES, replay
+from rules import GAMES, plugin, replay
 from rules.clear.engine import CLEAR, POWER, VALUE, ClearState
 from rules.donsol.engine import DECK_SIZE, DONSOL, DonsolState
 from rules.solver import (
@@ -128,6 +128,31 @@ def test_donsol_hard_endgames_match_exhaustive_search(state: DonsolState) -> Non
     check_line("donsol", state, found)
 
 
+@SMALL
+@given(
+    state=donsol_endgames(),
+    sick=st.booleans(),
+    last=st.one_of(st.none(), st.integers(2, 21)),
+)
+def test_donsol_bound_is_never_below_the_best_of_any_position(
+    state: DonsolState, sick: bool, last: int | None
+) -> None:
+    # Every position a plain search meets (sick or not, a shield already used or fresh):
+    # the strategy's bound is at least the best final score reachable from it.
+    state = replace(state, sick=sick, shield_last=last if state.shield else None)
+    strategy = plugin("donsol").strategy
+
+    def best(s: DonsolState) -> tuple[int, ...]:
+        moves = DONSOL.actions(s)
+        value = (
+            tuple(DONSOL.score(s)) if not moves else max(best(DONSOL.apply(s, a)) for a in moves)
+        )
+        assert strategy.bound(s) >= value, (s, strategy.bound(s), value)
+        return value
+
+    best(state)
+
+
 def test_donsol_solver_escapes_a_deadly_room() -> None:
     # 9 HP, no shield: A♠ (17) here kills; after an escape the reshuffle decides.
     state = donsol_endgame(["AS", "2H"], ["3D", "4H", "5D", "6H"], 9, None)
@@ -177,6 +202,65 @@ def test_clear_endgames_match_exhaustive_search(state: ClearState) -> None:
     assert found.exact
     assert tuple(found.score) == exhaustive(CLEAR, state)
     check_line("clear", state, found)
+
+
+def clear_late(seed: int) -> ClearState:
+    """A late position of a real deal: two or three monsters standing (one maybe struck
+    already), the last few hands of its power deck still to come and a few cards on the
+    reserve."""
+    pick = random.Random(seed)
+    start = CLEAR.new(seed)
+    cards = [*[c for c in start.hand if c is not None], *start.talon]
+    pick.shuffle(cards)
+    standing = pick.sample(monsters, pick.randint(2, 3))
+    piles: list[tuple[str, ...]] = [(), (), (), ()]
+    for monster in standing:
+        i = pick.randrange(4)
+        piles[i] = (*piles[i], monster)
+    attack: list[tuple[str, ...]] = [(), (), (), ()]
+    tops = [i for i, pile in enumerate(piles) if pile]
+    if pick.random() < 0.5:
+        i = pick.choice(tops)
+        first = next(c for c in cards if VALUE[c] >= 4)
+        cards.remove(first)
+        attack[i] = (first,)
+    held = pick.randint(1, 3)
+    on_reserve = pick.randint(0, 3)
+    dealt = 3 * pick.randint(0, 2)
+    hand = tuple(cards[:held]) + (None,) * (3 - held)
+    reserve = tuple(cards[held : held + on_reserve])
+    talon = tuple(cards[held + on_reserve : held + on_reserve + dealt])
+    return ClearState(
+        variant="standard", seed=seed, stream=60, piles=tuple(piles), attack=tuple(attack),
+        talon=talon, hand=hand, reserve=reserve,
+        graveyard=tuple(m for m in monsters if m not in standing),
+    )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_clear_bound_is_never_below_the_best_of_any_late_position(seed: int) -> None:
+    # Every position a plain search meets from a late position: the strategy's bound is at
+    # least the best final score reachable from it (admissible), and exact when it is over.
+    strategy = plugin("clear").strategy
+    seen: dict[Any, tuple[int, ...]] = {}
+    checked = 0
+
+    def best(s: ClearState) -> tuple[int, ...]:
+        nonlocal checked
+        key = (s.piles, s.attack, s.talon, tuple(sorted(c for c in s.hand if c)), s.reserve)
+        if key in seen:
+            return seen[key]
+        moves = CLEAR.actions(s)
+        value = (
+            tuple(CLEAR.score(s)) if not moves else max(best(CLEAR.apply(s, a)) for a in moves)
+        )
+        assert strategy.bound(s) >= value, (s, strategy.bound(s), value)
+        checked += 1
+        seen[key] = value
+        return value
+
+    best(clear_late(seed))
+    assert checked > 1
 
 
 # ----- whole deals: lines replay, budgets are honest ----------------------------------------
