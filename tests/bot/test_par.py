@@ -75,3 +75,17 @@ async def test_a_day_not_yet_solved_says_so(world, clock, error_logs):
     board = (await world.slash(world.bob, "leaderboard", game="donsol",
                                day="yesterday")).response
     assert "Par" not in {f.name for f in board.embeds[0].fields}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+async def test_every_games_closed_day_shows_its_par_on_the_board(world, clock, game, error_logs):
+    """A game added through the registry gets its par like the others: the pass solves its
+    deal once the day has closed, and the day's board says it."""
+    await play_daily_through_core(world, world.alice.id, 3, game)
+    clock.now = closes_at(DAY) + timedelta(minutes=1)
+    world.core.par.budget_nodes, world.core.par.days = BUDGET, 1
+    solved = await world.env.bot.get_cog("ParLoop").run_due(clock())
+    assert game in {p.game for p in solved}
+    board = (await world.slash(world.bob, "leaderboard", game=game, day="yesterday")).response
+    fields = {f.name: f.value for f in board.embeds[0].fields}
+    assert fields["Par"].startswith("Par: ")
