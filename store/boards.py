@@ -84,6 +84,22 @@ class Boards(Protocol):
     def board_line(self, where: BoardFilter, owner_id: int) -> BoardLine | None: ...
     def board_reached(self, where: BoardFilter, score: list[int]) -> int: ...
     def period_page(self, where: PeriodFilter, limit: int, offset: int) -> list[PeriodLine]: ...
+    def _page(self, queries: Any, params: dict[str, Any], key: str, limit: int,
+              offset: int) -> list[Any]:
+        """A page in three indexed steps: the page's sort keys, how many rank above its
+        first, then the band of rows between its first and last key (ties at the edges
+        included, so equal scores share a rank)."""
+        keys = [row[key] for row in self.db.all(
+            queries.keys, {**params, "limit": limit, "offset": offset}
+        )]
+        if not keys:
+            return []
+        top, bottom = keys[0], keys[-1]
+        above = _count(self.db.one(queries.above, {**params, "key": top}))
+        band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
+                "skip": offset - above}
+        return self.db.all(queries.band, band)
+
     def period_size(self, where: PeriodFilter) -> int: ...
     def period_line(self, where: PeriodFilter, owner_id: int) -> PeriodLine | None: ...
 
@@ -258,17 +274,9 @@ class BoardsSql:
     db: Db
 
     def board(self, where: BoardFilter, limit: int, offset: int) -> list[BoardLine]:
-        queries, params = board_statements(where), board_params(where)
-        keys = [row["score_key"] for row in self.db.all(
-            queries.keys, {**params, "limit": limit, "offset": offset}
-        )]
-        if not keys:
-            return []
-        top, bottom = keys[0], keys[-1]
-        above = _count(self.db.one(queries.above, {**params, "key": top}))
-        band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
-                "skip": offset - above}
-        return [_board_line(row) for row in self.db.all(queries.band, band)]
+        rows = self._page(board_statements(where), board_params(where), "score_key", limit,
+                          offset)
+        return [_board_line(row) for row in rows]
 
     def board_size(self, where: BoardFilter) -> int:
         return _count(self.db.one(board_statements(where).size, board_params(where)))
@@ -283,8 +291,16 @@ class BoardsSql:
         return _count(self.db.one(board_statements(where).reached, params))
 
     def period_page(self, where: PeriodFilter, limit: int, offset: int) -> list[PeriodLine]:
-        queries, params = period_statements(where), period_params(where)
-        keys = [row["total"] for row in self.db.all(
+        rows = self._page(period_statements(where), period_params(where), "total", limit,
+                          offset)
+        return [_period_line(row) for row in rows]
+
+    def _page(self, queries: Any, params: dict[str, Any], key: str, limit: int,
+              offset: int) -> list[Any]:
+        """A page in three indexed steps: the page's sort keys, how many rank above its
+        first, then the band of rows between its first and last key (ties at the edges
+        included, so equal scores share a rank)."""
+        keys = [row[key] for row in self.db.all(
             queries.keys, {**params, "limit": limit, "offset": offset}
         )]
         if not keys:
@@ -293,7 +309,7 @@ class BoardsSql:
         above = _count(self.db.one(queries.above, {**params, "key": top}))
         band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
                 "skip": offset - above}
-        return [_period_line(row) for row in self.db.all(queries.band, band)]
+        return self.db.all(queries.band, band)
 
     def period_size(self, where: PeriodFilter) -> int:
         return _count(self.db.one(period_statements(where).size, period_params(where)))
