@@ -51,10 +51,11 @@ async def run(runs_per_game: int, seed: int, folder: Path, *, pictures: bool,
     rng = random.Random(seed)
     fake = TimedDiscord()
     started = time.perf_counter()
-    # No par loop (it never ends, and the harness waits for every task between clicks) and
-    # no emoji upload: neither is what this measures.
+    # No par or rating loop (they never end, and the harness waits for every task between
+    # clicks) and no emoji upload: none is what this measures.
     bot = create_bot(folder / f"bench-{pictures}.sqlite3", daily_secret="bench", sync="never",
-                     pictures=pictures, card_emoji=False, solve_par=False)
+                     pictures=pictures, card_emoji=False, solve_par=False,
+                     rate_days=False)
     await fake.attach(bot)
     memory.settle()  # as `python -m bot` does once started (bot.ops.lifecycle)
     setup = (time.perf_counter() - started) * 1000
