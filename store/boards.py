@@ -84,22 +84,6 @@ class Boards(Protocol):
     def board_line(self, where: BoardFilter, owner_id: int) -> BoardLine | None: ...
     def board_reached(self, where: BoardFilter, score: list[int]) -> int: ...
     def period_page(self, where: PeriodFilter, limit: int, offset: int) -> list[PeriodLine]: ...
-    def _page(self, queries: Any, params: dict[str, Any], key: str, limit: int,
-              offset: int) -> list[Any]:
-        """A page in three indexed steps: the page's sort keys, how many rank above its
-        first, then the band of rows between its first and last key (ties at the edges
-        included, so equal scores share a rank)."""
-        keys = [row[key] for row in self.db.all(
-            queries.keys, {**params, "limit": limit, "offset": offset}
-        )]
-        if not keys:
-            return []
-        top, bottom = keys[0], keys[-1]
-        above = _count(self.db.one(queries.above, {**params, "key": top}))
-        band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
-                "skip": offset - above}
-        return self.db.all(queries.band, band)
-
     def period_size(self, where: PeriodFilter) -> int: ...
     def period_line(self, where: PeriodFilter, owner_id: int) -> PeriodLine | None: ...
 
