@@ -12,13 +12,13 @@ clock and never sleep).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from discord.ext import commands
 
+from bot.background import Repeating
 from store.base import ParRow
 
 if TYPE_CHECKING:
@@ -36,28 +36,18 @@ class ParLoop(commands.Cog):
 
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
-        self._task: asyncio.Task[None] | None = None
         self._pass = asyncio.Lock()
+        self._repeating = Repeating(
+            "solving par", lambda: self.run_due(bot.core.ctx.clock()),
+            first=FIRST_PASS, every=INTERVAL,
+        )
 
     async def cog_load(self) -> None:
         if self.bot.solve_par:
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="solving par")
+            self._repeating.start()
 
     async def cog_unload(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _loop(self) -> None:
-        await asyncio.sleep(FIRST_PASS)
-        while True:
-            try:
-                await self.run_due(self.bot.core.ctx.clock())
-            except Exception:  # a failed pass (a dead worker, the database) ends no task
-                log.exception("par: the solving pass failed; trying again in %.0f s", INTERVAL)
-            await asyncio.sleep(INTERVAL)
+        await self._repeating.stop()
 
     async def run_due(self, now: datetime) -> list[ParRow]:
         """One pass: solve and store the due deals that have no par yet."""

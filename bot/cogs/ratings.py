@@ -13,7 +13,6 @@ through :func:`send_rating_board`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ import discord
 from discord.ext import commands
 
 from bot import replies, standings
+from bot.background import Repeating
 from bot.buttons import Click
 from core import Refusal
 from core.ratings import RatedDay
@@ -74,30 +74,20 @@ class RatingLoop(commands.Cog):
 
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
-        self._task: asyncio.Task[None] | None = None
         self._pass = asyncio.Lock()
+        self._repeating = Repeating(
+            "rating days", lambda: self.run_due(bot.core.ctx.clock()),
+            first=FIRST_PASS, every=INTERVAL,
+        )
 
     async def cog_load(self) -> None:
         self.bot.clicks.register(standings.RATING_PAGE, self.on_page)
         if self.bot.rate_days:
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="rating days")
+            self._repeating.start()
 
     async def cog_unload(self) -> None:
         self.bot.clicks.unregister(standings.RATING_PAGE)
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _loop(self) -> None:
-        await asyncio.sleep(FIRST_PASS)
-        while True:
-            try:
-                await self.run_due(self.bot.core.ctx.clock())
-            except Exception:  # a failed pass (the database) ends no task
-                log.exception("ratings: the pass failed; trying again in %.0f s", INTERVAL)
-            await asyncio.sleep(INTERVAL)
+        await self._repeating.stop()
 
     async def run_due(self, now: datetime) -> list[RatedDay]:
         """One pass: rate the closed days not rated yet."""
