@@ -61,7 +61,8 @@ class Presenter:
         last_action: str | None = None,
     ) -> None:
         """Answer with ``screen``: edit the clicked message, or send a new one. Card faces go
-        on it when synced; its table picture follows once drawn (``bot.dressing``)."""
+        on it when synced; its table picture follows once drawn (``bot.dressing``). A board
+        with its picture is sent in its pictured form (one status line for the fields)."""
         bot = self.bot
         run = screen.run
         if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
@@ -71,6 +72,9 @@ class Presenter:
             and await bot.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
             and bot.table_pictures.has_room()
         )
+        if picture and screen.pictured is not None:
+            # The picture carries the table: the text keeps the events, status and prompt.
+            screen.pictured.apply(screen.embed)
         dressing.dress(screen.embed, screen.buttons, bot.card_emoji, picture=picture)
         kwargs = screen.kwargs()
         if edit:

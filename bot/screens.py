@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot import standings
+from bot.boards.common import Pictured
 from bot.buttons import ButtonRows, PlainButton, button, control_id, move_id
 from bot.games import render_board
 from core import Run, RunKind, RunStatus
@@ -41,6 +42,8 @@ class Screen:
     #: The run whose board this is (its table picture goes with it); None for the screens
     #: around a board (a confirmation, a choice), which show no picture.
     run: Run | None = None
+    #: How a playing board reads with its table picture (``bot.presenter`` applies it).
+    pictured: Pictured | None = None
 
     def kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``send_message`` and ``edit_message`` alike."""
@@ -84,7 +87,7 @@ def board(
     else:
         rows.add(_control("again", run, label="Play again", emoji="🔁",
                           style=discord.ButtonStyle.primary))
-    return Screen(drawn.embed, rows, run)
+    return Screen(drawn.embed, rows, run, drawn.pictured if playing else None)
 
 
 def hint_notice(run: Run, action: str, reason: str) -> str:

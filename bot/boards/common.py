@@ -3,6 +3,11 @@
 A board is one embed plus button specs. Each game's module fills in the fields and buttons;
 this module gives every board the same title, colour, description (notice, outcome, events,
 prompt) and footer, and keeps it within Discord's limits whatever the view holds.
+
+A playing board comes in two forms: in full (the game's fields and the footer), for a board
+shown without its table picture, where the text must hold the whole table; and pictured
+(:class:`Pictured`), for a board with its picture, which carries the table: the text keeps
+what happened, one status line and the prompt, so nothing is said twice.
 """
 
 from __future__ import annotations
@@ -62,6 +67,8 @@ class GameBoard:
     picture look.
 
     ``render(view, actions, embed)`` adds the game's fields and buttons to the shared frame;
+    ``status(view)`` is the one compact line that stands for those fields on a playing board
+    shown with its picture (``❤️ 11/21 · 🛡️ 6♦ · 46 left``);
     ``headings`` names how outcome words read atop a finished board (a word left out reads as
     its kind: Victory, Defeat, Out alive); ``scene(view, last_action)`` picks exactly what the
     picture shows (JSON-safe) and ``draw(scene)`` draws it on a canvas; ``banners`` names the
@@ -69,6 +76,7 @@ class GameBoard:
     """
 
     render: Callable[[dict[str, Any], list[str], discord.Embed], Board]
+    status: Callable[[dict[str, Any]], str]
     headings: Mapping[str, str]
     scene: Callable[[dict[str, Any], str | None], dict[str, Any]]
     draw: Callable[[dict[str, Any]], Canvas]
@@ -76,11 +84,31 @@ class GameBoard:
 
 
 @dataclass(frozen=True)
+class Pictured:
+    """How a playing board's full embed reads once its table picture goes with it: this
+    description (events, the status line, the prompt), without the game's first ``fields``
+    fields and without the footer. Fields added after the game's (a daily's commitment, a
+    challenge's deadline) stay."""
+
+    description: str
+    fields: int
+
+    def apply(self, embed: discord.Embed) -> None:
+        """Turn ``embed`` (the board's full form) into the pictured form, in place."""
+        embed.description = self.description
+        for _ in range(min(self.fields, len(embed.fields))):
+            embed.remove_field(0)
+        embed.remove_footer()
+
+
+@dataclass(frozen=True)
 class Board:
-    """One board: the embed and at most 20 buttons in rows 0..3, at most 5 per row."""
+    """One board: the embed and at most 20 buttons in rows 0..3, at most 5 per row; and
+    for a playing board, how it reads with its picture (``pictured``)."""
 
     embed: discord.Embed
     buttons: tuple[ButtonSpec, ...]
+    pictured: Pictured | None = None
 
 
 # ----- colours and outcomes --------------------------------------------------------------
@@ -184,6 +212,28 @@ def frame(
     The description holds, in order: the notice, the outcome and score once the run is over,
     what the last action did (``events``), and the prompt. The game adds its own fields.
     """
+    embed = discord.Embed(
+        title=board_title(game_title, view["variant"], run_id, kind, day),
+        description=description(view, notice=notice, headings=headings),
+        colour=colour(view),
+    )
+    if owner:
+        embed.set_author(name=clip(f"{owner}'s run", AUTHOR_MAX))
+    embed.set_footer(
+        text=clip(f"Score: {view['score_text']} · move {view['moves']}", FOOTER_MAX)
+    )
+    return embed
+
+
+def description(
+    view: dict[str, Any],
+    *,
+    notice: str | None,
+    headings: Mapping[str, str] | None = None,
+    status: str | None = None,
+) -> str:
+    """The board's description: the notice, the outcome once over, the events, the
+    ``status`` line (a pictured board's, above the prompt), and the prompt."""
     parts: list[str] = []
     if notice:
         parts.append(f"*{clip(notice, NOTICE_MAX)}*")
@@ -193,19 +243,26 @@ def frame(
     events = view.get("events") or []
     if events:
         parts.append(events_text(events))
+    if status:
+        parts.append(clip(status, 300))
     if view.get("prompt"):
         parts.append(f"**{clip(view['prompt'], 300)}**")
-    embed = discord.Embed(
-        title=board_title(game_title, view["variant"], run_id, kind, day),
-        description=clip("\n\n".join(parts), DESCRIPTION_MAX),
-        colour=colour(view),
-    )
-    if owner:
-        embed.set_author(name=clip(f"{owner}'s run", AUTHOR_MAX))
-    embed.set_footer(
-        text=clip(f"Score: {view['score_text']} · move {view['moves']}", FOOTER_MAX)
-    )
-    return embed
+    return clip("\n\n".join(parts), DESCRIPTION_MAX)
+
+
+def pictured(
+    view: dict[str, Any], status: str, fields: int, *, notice: str | None
+) -> Pictured | None:
+    """How a playing board reads with its table picture (None once the run is over: the
+    finished board keeps its own form)."""
+    if view["over"]:
+        return None
+    return Pictured(description(view, notice=notice, status=status), fields)
+
+
+def status_line(*parts: str) -> str:
+    """A pictured board's status line: its parts joined by `` · ``, empty ones left out."""
+    return " · ".join(p for p in parts if p)
 
 
 def add_field(embed: discord.Embed, name: str, value: str, *, inline: bool = True) -> None:

@@ -12,9 +12,10 @@ game: boards, pictures and tests reach each game through :data:`BOARDS`::
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from bot.boards.common import Board, GameBoard, frame
+from bot.boards.common import Board, GameBoard, frame, pictured
 from bot.games import clear, donsol, scoundrel, tomb
 from rules import GAMES
 
@@ -41,7 +42,8 @@ def render_board(
 
     ``actions`` are the engine's legal actions, in its order. ``kind`` is ``practice`` or
     ``daily`` (then ``day`` is the challenge's date, ``YYYY-MM-DD``); ``owner`` names the
-    player; ``notice`` is a line shown at the top of the description.
+    player; ``notice`` is a line shown at the top of the description. The board is in full;
+    ``Board.pictured`` says how a playing board reads with its table picture.
     Raises ``ValueError`` for a game without a board.
     """
     try:
@@ -51,7 +53,10 @@ def render_board(
     title = GAMES[view["game"]].title
     embed = frame(view, title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice,
                   headings=board.headings)
-    return board.render(view, list(actions), embed)
+    drawn = board.render(view, list(actions), embed)
+    # Every field the game added is its table's: the picture carries them (bot.presenter).
+    return dataclasses.replace(drawn, pictured=pictured(
+        view, board.status(view), len(drawn.embed.fields), notice=notice))
 
 
 __all__ = ["BOARDS", "GameBoard", "render_board"]

@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, button
+from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, button, status_line
 from bot.pictures.canvas import (
     CARD_H,
     CARD_W,
@@ -33,6 +33,7 @@ from bot.pictures.canvas import (
 from bot.pictures.faces import BACK, card_image
 from rules.clear.engine import (
     CLEAR,
+    MONSTERS,
     hand_text,
     pile_text,
     power_deck_text,
@@ -64,6 +65,15 @@ def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Bo
     add_field(embed, "Power deck", power_deck_text(view["talon"]))
     add_field(embed, "Slain", slain_text(view["slain"]))
     return Board(embed=embed, buttons=_grid(view, actions))
+
+
+def status(view: dict[str, Any]) -> str:
+    """The line that stands for the fields beside the picture: ``⚔️ 3/12 slain · 36 in the
+    power deck · reserve 2``."""
+    return status_line(
+        f"⚔️ {view['slain']}/{MONSTERS} slain", f"{view['talon']} in the power deck",
+        f"reserve {len(view['reserve'])}" if view["reserve"] else "reserve empty",
+    )
 
 
 def _grid(view: dict[str, Any], actions: list[str]) -> tuple[ButtonSpec, ...]:
@@ -191,5 +201,6 @@ def draw(s: dict[str, Any]) -> Canvas:
 
 #: Clear the Dungeon in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
-    render=render, headings=HEADINGS, scene=scene, draw=draw, banners={"stuck": "STUCK"}
+    render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
+    banners={"stuck": "STUCK"}
 )

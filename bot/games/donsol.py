@@ -12,7 +12,15 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, arrange, button
+from bot.boards.common import (
+    Board,
+    ButtonSpec,
+    GameBoard,
+    add_field,
+    arrange,
+    button,
+    status_line,
+)
 from bot.pictures.canvas import (
     CARD_W,
     GOLD,
@@ -21,8 +29,10 @@ from bot.pictures.canvas import (
     Canvas,
     action_cards,
 )
+from rules.cards import display
 from rules.donsol.engine import (
     DONSOL,
+    MAX_HP,
     ROLE_EMOJI,
     dungeon_text,
     health_text,
@@ -56,6 +66,21 @@ def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Bo
     if not view["over"] and not view["can_escape"]:
         add_field(embed, "Escape", f"🚫 {view['escape_reason']}", inline=False)
     return Board(embed=embed, buttons=arrange([_buttons(view, actions)]))
+
+
+def status(view: dict[str, Any]) -> str:
+    """The line that stands for the fields beside the picture: ``❤️ 11/21 · 🛡️ 6♦ · 46 left``
+    (and why escape is refused, which the picture cannot say)."""
+    shield = view["shield"]
+    line = status_line(
+        f"❤️ {view['hp']}/{MAX_HP}",
+        f"🛡️ {display(shield)}" if shield else "🛡️ none",
+        "🤢 sick" if view["sick"] else "",
+        f"{view['dungeon']} left",
+    )
+    if not view["over"] and not view["can_escape"]:
+        line += f"\n🚫 {view['escape_reason']}"
+    return line
 
 
 def _buttons(view: dict[str, Any], actions: list[str]) -> list[ButtonSpec]:
@@ -135,5 +160,6 @@ def draw(s: dict[str, Any]) -> Canvas:
 
 #: Donsol in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
-    render=render, headings=HEADINGS, scene=scene, draw=draw, banners={"dead": "DEAD"}
+    render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
+    banners={"dead": "DEAD"}
 )

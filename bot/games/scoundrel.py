@@ -14,8 +14,17 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, arrange, button
+from bot.boards.common import (
+    Board,
+    ButtonSpec,
+    GameBoard,
+    add_field,
+    arrange,
+    button,
+    status_line,
+)
 from bot.pictures.canvas import CARD_W, GOLD, TEXT, WIDTH, Canvas, action_cards
+from rules.cards import display
 from rules.scoundrel.engine import (
     AVOID,
     POTION,
@@ -48,6 +57,25 @@ def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Bo
     if not view["over"] and not view["can_avoid"]:
         add_field(embed, "Avoid", f"🚫 {view['avoid_reason']}", inline=False)
     return Board(embed=embed, buttons=arrange(_buttons(view, actions)))
+
+
+def status(view: dict[str, Any]) -> str:
+    """The line that stands for the fields beside the picture: ``❤️ 14/20 · 🗡️ 9♦ ≤7 ·
+    37 left`` (and why avoiding is refused, which the picture cannot say)."""
+    weapon = view["weapon"]
+    if not weapon:
+        held = "🗡️ none"
+    elif view["weapon_last"] is None:
+        held = f"🗡️ {display(weapon)}"
+    else:
+        held = f"🗡️ {display(weapon)} ≤{view['weapon_last']}"
+    line = status_line(
+        f"❤️ {view['hp']}/{view['max_hp']}", held,
+        "🧪 spent" if view["potions_taken"] else "", f"{view['dungeon']} left",
+    )
+    if not view["over"] and not view["can_avoid"]:
+        line += f"\n🚫 {view['avoid_reason']}"
+    return line
 
 
 def _buttons(view: dict[str, Any], actions: list[str]) -> list[list[ButtonSpec]]:
@@ -134,5 +162,6 @@ def draw(s: dict[str, Any]) -> Canvas:
 
 #: Scoundrel in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
-    render=render, headings=HEADINGS, scene=scene, draw=draw, banners={"dead": "DEAD"}
+    render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
+    banners={"dead": "DEAD"}
 )

@@ -15,7 +15,16 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, arrange, button, plural
+from bot.boards.common import (
+    Board,
+    ButtonSpec,
+    GameBoard,
+    add_field,
+    arrange,
+    button,
+    plural,
+    status_line,
+)
 from bot.pictures.canvas import (
     CARD_W,
     DIM,
@@ -28,7 +37,9 @@ from bot.pictures.canvas import (
 )
 from rules.cards import CANONICAL, display
 from rules.tomb.engine import (
+    SURVIVABLE,
     TOMB,
+    TORCHES,
     hand_text,
     hit_points_text,
     progress_text,
@@ -61,6 +72,22 @@ def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Bo
         add_field(embed, "This turn", turn_text(view), inline=False)
     add_field(embed, "Hand", hand_text(view["hand"]), inline=False)
     return Board(embed=embed, buttons=arrange(_buttons(view, actions)))
+
+
+def status(view: dict[str, Any]) -> str:
+    """The line that stands for the fields beside the picture: ``❤️ 7 left · 🔥 3 torches ·
+    33 in the deck · ⬇️ 4 turns delved``."""
+    left = max(0, SURVIVABLE - view["damage"]) if view["hp_card"] else 0
+    burnt = sum(1 for c in view["torches"] if c.startswith("A"))
+    delved, needed = view["delve_turns"], view["retreat_needed"]
+    if view["phase"] == "delve":
+        way = f"⬇️ {plural(delved, 'turn')} delved" if delved else "⬇️ at the entrance"
+    else:
+        way = f"↩️ out in {plural(max(0, (needed or 0) - view['retreat_turns']), 'turn')}"
+    return status_line(
+        f"❤️ {left} left", f"🔥 {max(0, TORCHES - burnt)} of {TORCHES} torches",
+        f"{view['deck']} in the deck", way,
+    )
 
 
 _EMOJI = {
@@ -189,6 +216,6 @@ def draw(s: dict[str, Any]) -> Canvas:
 
 #: Tomb of Four Kings in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
-    render=render, headings=HEADINGS, scene=scene, draw=draw,
+    render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
     banners={"dead": "DEAD", "lost_in_dark": "LOST IN THE DARK"},
 )

@@ -184,3 +184,31 @@ def test_donsol_rules_tell_the_three_escape_rules_apart() -> None:
     assert "• **easy** (the official rule)" in text and "unless no monster" in text
     assert "• **hard**: only once no monster is left in this room." in text
     assert "the first room may always be escaped" in text and "the last room" in text
+
+
+@pytest.mark.parametrize(("key", "line"), [
+    ("donsol", "❤️ 21/21 · 🛡️ none · 50 left"),
+    ("tomb", "❤️ 8 left · 🔥 4 of 4 torches · 44 in the deck · ⬇️ at the entrance"),
+    ("clear", "⚔️ 0/12 slain · 39 in the power deck · reserve empty"),
+    ("scoundrel", "❤️ 20/20 · 🗡️ none · 40 left"),
+])
+def test_each_game_says_its_table_in_one_status_line_beside_the_picture(key, line):
+    """A board shown with its picture reads: the status line, then the prompt; the game's
+    fields and the footer go (the full board keeps them)."""
+    from rules import GAMES
+
+    game = GAMES[key]
+    state = game.new(1)
+    board = render_board(game.view(state), game.actions(state), run_id=1)
+    assert board.embed.fields and board.embed.footer.text  # the full form
+    assert board.pictured is not None
+    board.pictured.apply(board.embed)
+    assert board.embed.fields == [] and board.embed.footer.text is None
+    assert board.embed.description.endswith(f"\n\n{line}\n\n**{game.view(state)['prompt']}**")
+
+
+def test_a_finished_board_has_no_pictured_form():
+    state = DONSOL.new(1)
+    while DONSOL.actions(state):
+        state = DONSOL.apply(state, DONSOL.actions(state)[0])
+    assert render_board(DONSOL.view(state), [], run_id=1).pictured is None

@@ -98,3 +98,50 @@ async def test_boards_go_without_pictures_while_the_worker_is_behind(world, erro
     again = await world.click(world.alice, shown, world.moves(shown)[0]["custom_id"])
     await settle(world)
     assert len(world.message(again.response).attachments) == 1
+
+
+TABLE_FIELDS = {"Health", "Shield", "Sickness", "Room", "Dungeon", "Escape"}
+
+
+async def test_with_its_picture_a_donsol_board_says_the_table_once(world, error_logs):
+    """The picture carries the table: mid-game, the text keeps what happened, one status line
+    and the prompt; no Health/Room/... fields and no footer repeating the score."""
+    await settle(world)
+    board = await world.play(world.alice, "donsol")
+    await settle(world)
+    clicked = await world.click(world.alice, board, world.moves(board)[0]["custom_id"])
+    await settle(world)
+    shown = world.message(clicked.response)
+    embed = shown.embeds[0]
+    assert len(shown.attachments) == 1
+    assert not {f.name for f in embed.fields} & TABLE_FIELDS
+    assert not embed.footer.text
+    text = embed.description or ""
+    assert text.startswith("▸ ")  # what the click did
+    assert re.search(r"^❤️ \d+/21 · 🛡️ .+ · \d+ left$", text, re.M)
+    assert text.rstrip().endswith("**")  # the prompt closes it
+
+
+async def test_without_pictures_a_donsol_board_keeps_its_fields(world, error_logs):
+    await settle(world)
+    await world.core.settings.set_player(world.alice.id, "pictures", "off")
+    board = await world.play(world.alice, "donsol")
+    await settle(world)
+    clicked = await world.click(world.alice, board, world.moves(board)[0]["custom_id"])
+    shown = world.message(clicked.response)
+    embed = shown.embeds[0]
+    assert shown.attachments == []
+    assert {"Health", "Shield", "Sickness", "Room", "Dungeon"} <= {f.name for f in embed.fields}
+    assert "Score:" in (embed.footer.text or "")
+    assert "❤️" not in (embed.description or "").split("**")[0].split("▸")[0]
+
+
+async def test_a_daily_board_with_its_picture_keeps_its_commitment(world, error_logs):
+    """Only the game's table fields give way to the picture: a daily's own fields stay."""
+    await settle(world)
+    result = await world.slash(world.alice, "daily", game="donsol")
+    await settle(world)
+    embed = result.response.embeds[0]
+    assert embed.image.url == f"attachment://{FILENAME}"
+    assert not {f.name for f in embed.fields} & TABLE_FIELDS
+    assert embed.fields, "the daily's commitment is still there"
