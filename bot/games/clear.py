@@ -155,13 +155,14 @@ def _short_need(needs: str) -> str:
 
 
 def draw(s: dict[str, Any]) -> Canvas:
+    # Few words, large enough for a phone: the face-down cards show how many wait below.
     t = Canvas(340, s["last"])
     column = 156
     for i, p in enumerate(s["piles"]):
         x = 16 + i * column
-        t.label((x, 12), f"PILE {i + 1}" + (f" · {p['hidden']} below" if p["hidden"] else ""))
+        t.label((x, 8), f"PILE {i + 1}")
         if p["monster"] is None:
-            t.slot(x, 40, "cleared")
+            t.slot(x, 40, "✓")
             continue
         for depth in range(p["hidden"], 0, -1):  # the monsters still waiting, face down
             t.paste(card_image(BACK, CARD_W, CARD_H), x + depth * 4, 40 - depth * 4)
@@ -170,32 +171,30 @@ def draw(s: dict[str, Any]) -> Canvas:
         for j, code in enumerate(p["attack"]):
             t.card(code, x + 32 * (j + 1), 40 + 16 * (j + 1))
         if p["needs"]:
-            t.label((x, 162), f"needs {p['needs']}", TEXT, 13)
+            t.label((x, 162), p["needs"], TEXT)
 
-    y = 212
-    t.label((16, y - 20), "HAND")
+    y = 222
+    t.label((16, y - 28), "HAND")
     for i, code in enumerate(s["hand"]):
         x = 16 + i * (CARD_W + 12)
         if code:
             t.card(code, x, y)
         else:
             t.slot(x, y)
-    t.label((256, y - 20), "RESERVE")
+    t.label((256, y - 28), "RESERVE")
     if s["reserve_top"]:
         for depth in range(min(3, s["reserve"] - 1), 0, -1):  # the cards under the top
             t.draw.rounded_rectangle(
                 (256 + depth * 3, y + depth * 3, 256 + depth * 3 + CARD_W - 1,
                  y + depth * 3 + CARD_H - 1), 7, fill=RESERVE_EDGE, outline=DIM)
         t.card(s["reserve_top"], 256, y)
+        t.label((256 + CARD_W + 14, y + CARD_H // 2), f"×{s['reserve']}", TEXT, anchor="lm")
     else:
-        t.slot(256, y, "empty")
-    count = s["reserve"]
-    t.label((256 + CARD_W // 2, y + CARD_H + 8), f"{count} card{'s' if count != 1 else ''}",
-            TEXT, 13, "ma")
-    t.pile(380, y, s["talon"], "to deal")
-    t.label((WIDTH - 16, y + 30), f"{s['slain']} of 12", TEXT, 24, "ra")
-    t.label((WIDTH - 16, y + 60), "monsters slain", LABEL, 13, "ra")
-    t.banner(s["banner"], WIDTH - 16, 318)
+        t.slot(256, y, "—")
+    t.pile(400, y, s["talon"], "left")
+    t.label((WIDTH - 16, y + 20), f"{s['slain']}/12", TEXT, 32, "ra")
+    t.label((WIDTH - 16, y + 60), "slain", LABEL, anchor="ra")
+    t.banner(s["banner"], WIDTH - 16, 316)
     return t
 
 

@@ -22,6 +22,7 @@ from bot.boards.common import (
     status_line,
 )
 from bot.pictures.canvas import (
+    BIG_LABEL,
     CARD_W,
     GOLD,
     TEXT,
@@ -40,7 +41,6 @@ from rules.donsol.engine import (
     room_text,
     shield_text,
     sickness_text,
-    value,
 )
 
 _STYLE = {
@@ -118,43 +118,37 @@ def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
 
 
 def draw(s: dict[str, Any]) -> Canvas:
-    t = Canvas(316, s["last"])
-    t.label((16, 12), "ROOM")
+    # Few words, large enough for a phone: the cards' faces say their values and the buttons
+    # what taking each does.
+    t = Canvas(292, s["last"])
     for i in range(4):
         x = 16 + i * (CARD_W + 12)
         if i < len(s["room"]):
-            code = s["room"][i]
-            t.card(code, x, 32)
-            # What the card does, so that nobody has to remember that A♠ hits for 17.
-            t.label((x + CARD_W // 2, 124), f"{role(code)} {value(code)}",
-                    TEXT, 12, "ma")
+            t.card(s["room"][i], x, 16)
         else:
-            t.slot(x, 32)
-    t.pile(336, 32, s["dungeon"], "in the dungeon")
+            t.slot(x, 16)
+    t.pile(336, 16, s["dungeon"], "left")
     if s["last"]:
-        t.label((440, 12), "LAST TAKEN")
-        t.card(s["last"][0], 448, 32)
-        t.label((448 + CARD_W // 2, 124),
-                f"{role(s['last'][0])} {value(s['last'][0])}", TEXT, 12, "ma")
+        t.card(s["last"][0], 448, 16)
+        t.label((448 + CARD_W // 2, 106), "LAST", anchor="ma")
     elif s["escaped"]:
-        t.label((440, 12), "ESCAPED", GOLD)
+        t.label((440, 46), "ESCAPED", GOLD, BIG_LABEL)
 
-    t.label((16, 154), "SHIELD")
     if s["shield"]:
-        t.card(s["shield"], 16, 174)
-        t.fan(s["shield_monsters"], 16 + CARD_W + 16, 174, 230, step=36)
-        hold = ("fresh: blocks any monster" if s["shield_last"] is None
-                else f"blocks monsters under {s['shield_last']}")
-        t.label((16, 266), hold, TEXT)
+        t.card(s["shield"], 16, 150)
+        t.fan(s["shield_monsters"], 16 + CARD_W + 16, 150, 230, step=36)
+        hold = ("fresh shield" if s["shield_last"] is None
+                else f"breaks on {s['shield_last']}+")
+        t.label((16, 244), hold, TEXT)
     else:
-        t.slot(16, 174, "none")
-        t.label((16, 266), "no shield: monsters hit in full", TEXT)
+        t.slot(16, 150, "—")
+        t.label((16, 244), "no shield", TEXT)
 
     x0 = 336  # HP as a bar, on the right under the dungeon
-    t.health(x0, WIDTH - 16, 192, s["hp"], s["max_hp"])
-    t.label((x0, 228), "sick: a potion now heals nothing" if s["sick"] else "not sick", TEXT)
-    t.label((x0, 250), f"{s['xp']} of 54 cards taken", TEXT)
-    t.banner(s["banner"], WIDTH - 16, 290)
+    t.health(x0, WIDTH - 16, 184, s["hp"], s["max_hp"])
+    if s["sick"]:
+        t.label((x0, 216), "SICK: no healing", GOLD)
+    t.banner(s["banner"], WIDTH - 16, 266)
     return t
 
 

@@ -23,7 +23,7 @@ from bot.boards.common import (
     button,
     status_line,
 )
-from bot.pictures.canvas import CARD_W, GOLD, TEXT, WIDTH, Canvas, action_cards
+from bot.pictures.canvas import BIG_LABEL, CARD_W, GOLD, TEXT, WIDTH, Canvas, action_cards
 from rules.cards import display
 from rules.scoundrel.engine import (
     AVOID,
@@ -31,7 +31,6 @@ from rules.scoundrel.engine import (
     ROLE,
     ROLE_EMOJI,
     SCOUNDREL,
-    VALUE,
     WEAPON,
     dungeon_text,
     health_text,
@@ -116,47 +115,38 @@ def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
     }
 
 
-def _what(code: str) -> str:
-    """What a card is, in the fewest words a phone can still read: ``monster 11``."""
-    return f"{ROLE[code]} {VALUE[code]}"
-
-
 def draw(s: dict[str, Any]) -> Canvas:
-    t = Canvas(316, s["last"])
-    t.label((16, 12), "ROOM")
+    # Few words, large enough for a phone: the cards' faces say their values and the buttons
+    # what taking each does.
+    t = Canvas(292, s["last"])
     for i in range(4):
         x = 16 + i * (CARD_W + 12)
         if i < len(s["room"]):
-            code = s["room"][i]
-            t.card(code, x, 32)
-            t.label((x + CARD_W // 2, 124), _what(code), TEXT, 12, "ma")
+            t.card(s["room"][i], x, 16)
         else:
-            t.slot(x, 32)
-    t.pile(336, 32, s["dungeon"], "in the dungeon")
+            t.slot(x, 16)
+    t.pile(336, 16, s["dungeon"], "left")
     if s["last"] and s["last"][0] not in s["room"]:
-        t.label((440, 12), "LAST TAKEN")
-        t.card(s["last"][0], 448, 32)
-        t.label((448 + CARD_W // 2, 124), _what(s["last"][0]), TEXT, 12, "ma")
+        t.card(s["last"][0], 448, 16)
+        t.label((448 + CARD_W // 2, 106), "LAST", anchor="ma")
     elif s["avoided"]:
-        t.label((440, 12), "AVOIDED", GOLD)
+        t.label((440, 46), "AVOIDED", GOLD, BIG_LABEL)
 
-    t.label((16, 154), "WEAPON")
     if s["weapon"]:
-        t.card(s["weapon"], 16, 174)
-        t.fan(s["slain"], 16 + CARD_W + 16, 174, 230, step=36)
-        may = ("fresh: slays any monster" if s["weapon_last"] is None
-               else f"slays monsters up to {s['weapon_last']}")
-        t.label((16, 266), may, TEXT)
+        t.card(s["weapon"], 16, 150)
+        t.fan(s["slain"], 16 + CARD_W + 16, 150, 230, step=36)
+        may = "fresh weapon" if s["weapon_last"] is None else f"slays up to {s['weapon_last']}"
+        t.label((16, 244), may, TEXT)
     else:
-        t.slot(16, 174, "none")
-        t.label((16, 266), "no weapon: monsters hit in full", TEXT)
+        t.slot(16, 150, "—")
+        t.label((16, 244), "barehanded", TEXT)
 
     x0 = 336  # HP as a bar, on the right under the dungeon
-    t.health(x0, WIDTH - 16, 192, s["hp"], s["max_hp"])
-    potions = "a potion now heals nothing" if s["potions_taken"] else "a potion heals"
-    t.label((x0, 228), potions, TEXT)
-    t.label((x0, 250), f"{s['monsters_left']} in monsters left", TEXT)
-    t.banner(s["banner"], WIDTH - 16, 290)
+    t.health(x0, WIDTH - 16, 184, s["hp"], s["max_hp"])
+    if s["potions_taken"]:
+        t.label((x0, 216), "potions spent", GOLD)
+    t.label((x0, 244), f"{s['monsters_left']} in monsters", TEXT)
+    t.banner(s["banner"], WIDTH - 16, 266)
     return t
 
 

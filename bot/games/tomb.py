@@ -26,8 +26,10 @@ from bot.boards.common import (
     status_line,
 )
 from bot.pictures.canvas import (
+    BIG_LABEL,
     CARD_W,
     DIM,
+    GOLD,
     HP_EMPTY,
     HP_FULL,
     TEXT,
@@ -166,51 +168,52 @@ def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
 
 
 def draw(s: dict[str, Any]) -> Canvas:
+    # Few words, large enough for a phone: the cards' faces say what they are.
     t = Canvas(330, s["last"])
-    t.label((16, 12), "LAST TURN" if s["turn_is_last"] else "THIS TURN")
+    t.label((16, 8), "LAST TURN" if s["turn_is_last"] else "THIS TURN")
     if s["turn"]:
-        step = t.fan(s["turn"], 16, 32, 500)
+        step = t.fan(s["turn"], 16, 36, 500)
         if s["encounter"] in s["turn"]:
             x = 16 + s["turn"].index(s["encounter"]) * step
-            t.label((x + 4, 124), "▲ encounter", TEXT, 12)
+            t.label((x + 4, 124), "▲ fight", GOLD)
     else:
-        t.slot(16, 32, "—")
-    t.pile(WIDTH - 40 - CARD_W, 32, s["deck"], "in the deck")
+        t.slot(16, 36, "—")
+    t.pile(WIDTH - 40 - CARD_W, 36, s["deck"], "left")
 
-    t.label((16, 150), "HAND")
+    t.label((16, 156), "HAND")
     if s["hand"]:
-        t.fan(s["hand"], 16, 170, 280)
+        t.fan(s["hand"], 16, 184, 280)
     else:
-        t.slot(16, 170, "empty")
+        t.slot(16, 184, "—")
 
     burnt = sum(1 for c in s["torches"] if c != "RJ")
-    t.label((320, 150), f"TORCHES · {max(0, 4 - burnt)} left")
+    t.label((320, 156), f"TORCHES {max(0, 4 - burnt)}/4")
     if s["torches"]:
-        t.fan(s["torches"], 320, 170, 170, step=36)
+        t.fan(s["torches"], 320, 184, 170, step=36)
     else:
-        t.slot(320, 170, "—")
+        t.slot(320, 184, "—")
 
     x = WIDTH - 40 - CARD_W
-    t.label((x + CARD_W // 2, 150), "HIT POINTS", anchor="ma")
+    t.label((x + CARD_W // 2, 156), "HP", anchor="ma")
     if s["hp_card"]:
-        t.card(s["hp_card"], x, 170, mark=False)
+        t.card(s["hp_card"], x, 184, mark=False)
     else:
-        t.slot(x, 170, "none")
-    # The damage as nine pips under the counter: lit ones are hit points left.
+        t.slot(x, 184, "—")
+    # The damage as nine pips: lit ones are hit points left.
     for i in range(9):
         px = 320 + i * 22
         hit = i < s["damage"]
-        t.draw.ellipse((px, 284, px + 16, 300), fill=HP_EMPTY if hit else HP_FULL,
+        t.draw.ellipse((px, 296, px + 16, 312), fill=HP_EMPTY if hit else HP_FULL,
                        outline=DIM if hit else TEXT, width=1)
-    t.label((320 + 9 * 22 + 6, 292), f"damage {s['damage']} of 9", TEXT, 13, "lm")
+    t.label((320 + 9 * 22 + 8, 304), f"{s['damage']}/9 hurt", TEXT, anchor="lm")
     if s["retreat_needed"] is None:
-        way = f"delving · {s['delve_turns']} turns done"
+        way = f"delved {s['delve_turns']}"
     elif s["retreat_needed"] == 0:
-        way = "turned back after one turn: out at once"
+        way = "out at once"
     else:
-        way = f"retreat {s['retreat_turns']}/{s['retreat_needed']} · {s['delve_turns']} delved"
-    t.label((16, 292), way, TEXT, 14, "lm")
-    t.banner(s["banner"], WIDTH // 2 + 60, 133)
+        way = f"back {s['retreat_turns']}/{s['retreat_needed']}"
+    t.label((16, 304), way, TEXT, BIG_LABEL, "lm")
+    t.banner(s["banner"], WIDTH // 2 + 60, 140)
     return t
 
 

@@ -17,6 +17,12 @@ from rules.cards import CANONICAL
 
 WIDTH = 640
 CARD_W, CARD_H = 60, 84
+#: The smallest label a table draws, in pixels of the 640-pixel picture. Discord shows the
+#: picture about 300 pixels wide on a phone (390 px screen): a 20-pixel label is still about
+#: 9 pixels high there. Fewer, larger words: a card's own face says its value.
+MIN_LABEL = 20
+#: A heading or a number that matters most (hit points, the banner).
+BIG_LABEL = 24
 
 FELT = (27, 77, 52)
 FELT_DARK = (19, 58, 39)
@@ -62,7 +68,7 @@ class Canvas:
         self.last = set(last)
 
     def label(self, xy: tuple[int, int], text: str, fill: tuple[int, int, int] = LABEL,
-              size: int = 13, anchor: str = "la") -> None:
+              size: int = MIN_LABEL, anchor: str = "la") -> None:
         mask, dx, dy = _text_mask(text, size, anchor)
         self.image.paste(fill, (xy[0] + dx, xy[1] + dy), mask)
 
@@ -82,7 +88,7 @@ class Canvas:
         self.draw.rounded_rectangle((x, y, x + CARD_W - 1, y + CARD_H - 1), 7, fill=FELT_DARK,
                                     outline=DIM, width=2)
         if text:
-            self.label((x + CARD_W // 2, y + CARD_H // 2), text, DIM, 12, "mm")
+            self.label((x + CARD_W // 2, y + CARD_H // 2), text, DIM, MIN_LABEL, "mm")
 
     def pile(self, x: int, y: int, count: int, name: str) -> None:
         """A face-down pile with its count under it."""
@@ -92,7 +98,7 @@ class Canvas:
             self.card(BACK, x, y, mark=False)
         else:
             self.slot(x, y, "empty")
-        self.label((x + CARD_W // 2, y + CARD_H + 8), f"{count} {name}", TEXT, 13, "ma")
+        self.label((x + CARD_W // 2, y + CARD_H + 6), f"{count} {name}", TEXT, MIN_LABEL, "ma")
 
     def fan(self, cards: list[str], x: int, y: int, width: int, step: int = CARD_W + 8) -> int:
         """Cards left to right from x, overlapping when they would not fit in ``width``;
@@ -109,16 +115,16 @@ class Canvas:
         if banner is None:
             return
         text = banner["text"]
-        w = int(font(18).getlength(text)) + 32
+        w = int(font(BIG_LABEL).getlength(text)) + 32
         colour = BANNER[banner["kind"]]
-        self.draw.rounded_rectangle((x - w, y - 16, x, y + 16), 10, fill=colour, outline=TEXT,
+        self.draw.rounded_rectangle((x - w, y - 20, x, y + 20), 10, fill=colour, outline=TEXT,
                                     width=2)
-        self.label((x - w // 2, y), text, TEXT, 18, "mm")
+        self.label((x - w // 2, y), text, TEXT, BIG_LABEL, "mm")
 
     def health(self, x0: int, x1: int, y: int, hp: int, max_hp: int) -> None:
         """Hit points as a red bar from x0 to x1, with its label above, one notch per HP so
         that a glance counts them."""
-        self.label((x0, y - 22), f"HP {hp}/{max_hp}", TEXT, 16)
+        self.label((x0, y - 30), f"HP {hp}/{max_hp}", TEXT, BIG_LABEL)
         filled = x0 + (x1 - x0) * max(0, hp) // max_hp
         self.draw.rounded_rectangle((x0, y, x1, y + 22), 6, fill=HP_EMPTY)
         if filled > x0:
@@ -158,13 +164,13 @@ def palette() -> Image.Image:
     for i, code in enumerate(codes):
         x, y = 16 + (i % 8) * 76, 12 + (i // 8) * 110
         t.card(code, x, y, mark=True)
-        t.label((x, y + 88), "needs 10", TEXT, 13)
+        t.label((x, y + 88), "needs 10", TEXT, MIN_LABEL)
     y = rows * 110 + 10
     t.pile(16, y, 30, "to deal")
     t.slot(96, y, "empty")
     for j, colour in enumerate((LABEL, TEXT, DIM, GOLD)):
-        for k, size in enumerate((12, 13, 14, 16, 18, 24)):
-            t.label((200 + k * 70, y + j * 28), "Ag8 ▲", colour, size)
+        for k, size in enumerate((MIN_LABEL, BIG_LABEL, 28)):
+            t.label((200 + k * 140, y + j * 28), "Ag8 ▲", colour, size)
     for i in range(9):
         hit = i < 4
         t.draw.ellipse((200 + i * 22, y + 118, 216 + i * 22, y + 134),

@@ -228,4 +228,35 @@ def test_what_each_clear_pile_needs_fits_under_it() -> None:
     assert "any card" in seen and any(n[0] in "♠♥♦♣" for n in seen)  # 1st and 3rd cards
     for need in seen:
         assert re.fullmatch(r"any card|\d+ or more|(10|[♠♥♦♣]) or joker", need), need
-        assert font(13).getlength(f"needs {need}") < 150  # a pile's column is 156 wide
+        assert font(canvas.MIN_LABEL).getlength(need) < 150  # a pile's column is 156 wide
+
+
+#: Discord shows a table about this many pixels wide on a 390-pixel phone screen.
+PHONE_PICTURE_WIDTH = 300
+#: The smallest a label may look there, in screen pixels.
+PHONE_MIN_PX = 9
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_label_is_readable_at_phone_width(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each label is drawn at least ``MIN_LABEL`` high, which is at least 9 pixels once the
+    picture is shown 300 pixels wide, and stays inside the picture."""
+    from bot.pictures.faces import font
+
+    drawn: list[tuple[str, int, int, int]] = []
+    label = canvas.Canvas.label
+
+    def recording(self, xy, text, fill=canvas.LABEL, size=canvas.MIN_LABEL, anchor="la"):
+        x0, _, x1, _ = font(size).getbbox(text, anchor=anchor)
+        drawn.append((text, size, xy[0] + x0, xy[0] + x1))
+        label(self, xy, text, fill, size, anchor)
+
+    monkeypatch.setattr(canvas.Canvas, "label", recording)
+    game = GAMES[key]
+    for state, action in random_games(key, 3):
+        table.render_scene(table.scene(game.view(state), action))
+    assert drawn
+    for text, size, left, right in drawn:
+        assert size >= canvas.MIN_LABEL, (text, size)
+        assert size * PHONE_PICTURE_WIDTH / canvas.WIDTH >= PHONE_MIN_PX, (text, size)
+        assert left >= 0 and right <= canvas.WIDTH, (text, left, right)
