@@ -163,6 +163,8 @@ class DungeonBot(commands.Bot):
             read_url=self._read_url,
             pool_size=self._pool_size,
         )
+        if self.pictures:
+            self.table_pictures.warm()  # the worker started before the first click needs it
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.sync_mode != "never":

@@ -5,12 +5,15 @@ Boards never break because of pictures: without synced emoji (no permission, lim
 Discord down) buttons and text keep today's text cards; a table picture that cannot be drawn
 or attached is logged and the board stays complete without it.
 
-The picture is not drawn before the click is answered: the board is answered at once, with
-its embed pointing at ``attachment://table.png``, and the new picture replaces the old one in
-a second edit moments later (``edit_original_response``), so pictures add nothing to the time
-a click takes to answer. It is drawn in a worker process (``core.workers``), never in the
-bot's own, and that edit is skipped when the run has moved on in the meantime; the check and
-the edit are one step per run, so a newer board's picture always lands last.
+The picture goes out with the board, in the interaction's one response, so the message does
+not grow when a picture arrives later (it used to follow in a second edit). It is drawn in a
+worker process (``core.workers``), never in the bot's own, and the presenter waits for it at
+most :data:`PICTURE_WAIT` (a table takes the worker 1-3 ms; the wait is for a worker that is
+stuck or far behind): past that the board is answered as the complete text board, without a
+picture, well inside Discord's 3 seconds, and the drawing goes on to fill the cache. Since
+each board's picture is part of its own response, an older picture can never land on a newer
+board, and an edit always replaces the message's attachments (a board without its picture
+takes the old one off).
 
 When more clicks come than the worker can draw for (a small machine with hundreds of players
 at once), boards go out without a picture until it has caught up (:meth:`TablePictures.has_room`):
@@ -21,12 +24,11 @@ pictures have taken over.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import io
 import logging
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -34,7 +36,7 @@ import discord
 from bot import metrics
 from bot.buttons import ButtonRows
 from bot.pictures.canvas import action_cards
-from bot.pictures.table import CACHE, FILENAME, render_scene, scene, scene_key
+from bot.pictures.table import CACHE, FILENAME, render_scene, scene, scene_key, warm_up
 from core.model import Run
 from core.workers import PICTURES
 
@@ -81,21 +83,36 @@ def dress(embed: discord.Embed, rows: ButtonRows, emoji: CardEmoji,
         embed.set_image(url=f"attachment://{FILENAME}")
 
 
-#: Pictures being drawn or attached at once, beyond which boards go out without one. Each
-#: takes the worker 2-6 ms: a few are under way at any moment at a hundred clicks a second.
+#: Pictures being drawn at once, beyond which boards go out without one. Each takes the
+#: worker 1-3 ms: a few are under way at any moment at a hundred clicks a second.
 MAX_IN_FLIGHT = 8
+#: How long an answer waits for its picture before it goes out as the text board (seconds).
+PICTURE_WAIT = 0.75
 
 
 class TablePictures:
-    """Draws and attaches table pictures after the click was answered."""
+    """Draws the table pictures that go out with the boards."""
 
-    def __init__(self, bot: DungeonBot, max_in_flight: int = MAX_IN_FLIGHT) -> None:
+    def __init__(self, bot: DungeonBot, max_in_flight: int = MAX_IN_FLIGHT,
+                 wait: float = PICTURE_WAIT) -> None:
         self.bot = bot
         self.max_in_flight = max_in_flight
-        self._tasks: set[asyncio.Task[None]] = set()
-        #: Per run, the lock held from the version check to the end of the edit, and how
-        #: many attaches want it (the entry goes when none does).
-        self._runs: dict[int, tuple[asyncio.Lock, int]] = {}
+        self.wait = wait
+        self._tasks: set[asyncio.Task[bytes]] = set()
+        #: Starting the worker and drawing every card once (:meth:`warm`), if begun.
+        self.warming: asyncio.Task[None] | None = None
+
+    def warm(self) -> None:
+        """Start the picture worker now and let it draw every card once (about a second in
+        all), so that the first boards after a start have their pictures in time."""
+        self.warming = asyncio.create_task(self._warm())
+
+    async def _warm(self) -> None:
+        try:
+            await self.bot.core.workers.run(PICTURES, warm_up)
+        except Exception:
+            log.warning("the picture worker did not start; boards go as text until it does",
+                        exc_info=True)
 
     def has_room(self) -> bool:
         """Whether a board answered now can have its picture; counts the ones that cannot."""
@@ -104,43 +121,30 @@ class TablePictures:
         metrics.picture("skipped")
         return False
 
-    def attach_later(
-        self, interaction: discord.Interaction[Any], run: Run, last_action: str | None
-    ) -> None:
-        """Draw the run's table off the event loop, then put it on the answered message."""
-        task = asyncio.create_task(self._attach(interaction, run, last_action))
+    async def drawn(self, run: Run, last_action: str | None) -> discord.File | None:
+        """The run's table as the file to answer with, or None when it cannot be drawn within
+        :attr:`wait` (the board then goes out as text; the drawing goes on into the cache)."""
+        task = asyncio.create_task(self.png(run.view, last_action))
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _attach(
-        self, interaction: discord.Interaction[Any], run: Run, last_action: str | None
-    ) -> None:
+        task.add_done_callback(self._done)
         try:
-            file = discord.File(io.BytesIO(await self.png(run.view, last_action)), FILENAME)
-            # The check and the edit under one lock per run: otherwise an older picture
-            # checked before a newer board was drawn could land after that board's own.
-            async with self._turn(run.id):
-                if await self.bot.core.runs.version(run.id) != run.version:
-                    return  # a later click drew a newer board; its own picture follows
-                await interaction.edit_original_response(attachments=[file])
-            metrics.picture("attached")
+            png = await asyncio.wait_for(asyncio.shield(task), self.wait)
+        except TimeoutError:
+            log.warning("run %s: the table picture took over %.2f s; the board goes as text",
+                        run.id, self.wait)
+            metrics.picture("skipped")
+            return None
         except Exception:
-            log.warning("run %s: the table picture could not be attached; the board stays "
-                        "as text", run.id, exc_info=True)
+            log.warning("run %s: the table picture could not be drawn; the board goes as text",
+                        run.id, exc_info=True)
+            return None
+        metrics.picture("attached")
+        return discord.File(io.BytesIO(png), FILENAME)
 
-    @contextlib.asynccontextmanager
-    async def _turn(self, run_id: int) -> AsyncIterator[None]:
-        lock, waiting = self._runs.get(run_id, (asyncio.Lock(), 0))
-        self._runs[run_id] = (lock, waiting + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, waiting = self._runs[run_id]
-            if waiting == 1:
-                del self._runs[run_id]
-            else:
-                self._runs[run_id] = (lock, waiting - 1)
+    def _done(self, task: asyncio.Task[bytes]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled():
+            task.exception()  # a failure was logged by whoever waited; none left unretrieved
 
     async def png(self, view: dict[str, Any], last_action: str | None) -> bytes:
         """The table's PNG: from the cache, or drawn in a worker process (drawing holds the
@@ -154,6 +158,8 @@ class TablePictures:
         return found
 
     async def close(self) -> None:
+        if self.warming is not None:
+            self.warming.cancel()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

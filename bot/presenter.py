@@ -4,7 +4,7 @@ A board of any kind of run (practice, daily, challenge, series) is drawn by :mod
 and answered here: features add to their kind of run's boards before they are sent
 (``board_extras``: a challenge's deadline, a series' total, a daily's replay button) and act
 once a click has finished such a run (``finish_hooks``); card faces go on the board when
-synced, and its table picture follows once drawn (:mod:`bot.dressing`). The presenter holds no
+synced, and its table picture goes with it (:mod:`bot.dressing`). The presenter holds no
 game state: it answers one interaction with what the core returned.
 """
 
@@ -61,8 +61,9 @@ class Presenter:
         last_action: str | None = None,
     ) -> None:
         """Answer with ``screen``: edit the clicked message, or send a new one. Card faces go
-        on it when synced; its table picture follows once drawn (``bot.dressing``). A board
-        with its picture is sent in its pictured form (one status line for the fields)."""
+        on it when synced, and its table picture with it when drawn in time (``bot.dressing``):
+        a board with its picture is sent in its pictured form (one status line for the
+        fields), one without in full."""
         bot = self.bot
         run = screen.run
         if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
@@ -72,6 +73,13 @@ class Presenter:
             and await bot.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
             and bot.table_pictures.has_room()
         )
+        # The picture goes out in this one response (no second edit that makes the message
+        # jump); a picture not drawn in time leaves the complete text board.
+        file = None
+        if picture:
+            assert run is not None
+            file = await bot.table_pictures.drawn(run, last_action)
+            picture = file is not None
         if picture and screen.pictured is not None:
             # The picture carries the table: the text keeps the events, status and prompt.
             screen.pictured.apply(screen.embed)
@@ -79,17 +87,18 @@ class Presenter:
         kwargs = screen.kwargs()
         if edit:
             message = interaction.message
-            if not picture and message is not None and message.attachments:
+            if file is not None:
+                kwargs["attachments"] = [file]  # replaces the old picture
+            elif message is not None and message.attachments:
                 kwargs["attachments"] = []  # no stale picture under a board without one
             if interaction.response.is_done():  # deferred first (a hint): edit it now
                 await interaction.edit_original_response(content=None, **kwargs)
             else:
                 await interaction.response.edit_message(content=None, **kwargs)
         else:
+            if file is not None:
+                kwargs["file"] = file
             await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-        if picture:
-            assert run is not None
-            bot.table_pictures.attach_later(interaction, run, last_action)
 
     async def standing(self, run: Run) -> str | None:
         """Where a finished daily stands on its day's boards, and when the next deal comes."""

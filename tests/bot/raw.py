@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from copy import deepcopy
 from types import SimpleNamespace
 from typing import Any
@@ -41,7 +42,8 @@ class FakeDiscord:
         self._ids = itertools.count(5_000_000_000_000_000_000)
         self._sources: dict[int, int | None] = {}  # interaction id -> clicked message id
         self._answered: dict[int, int] = {}  # interaction id -> the message its answer shows
-        self.picture_edits: list[int] = []  # interactions whose message got its picture
+        self.picture_edits: list[int] = []  # interactions whose message got it in an edit
+        self.pictured_answers: list[int] = []  # interactions answered with a picture
 
     async def attach(self, bot: discord.Client) -> None:
         """Install the fakes on ``bot`` and log it in (running its ``setup_hook``)."""
@@ -128,7 +130,8 @@ class FakeDiscord:
         ]
         return deepcopy(message)
 
-    def _callback(self, interaction_id: int, payload: dict[str, Any]) -> dict[str, Any]:
+    def _callback(self, interaction_id: int, payload: dict[str, Any],
+                  files: list[Any] | None = None) -> dict[str, Any]:
         done = self.responses.setdefault(interaction_id, [])
         done.append(payload)
         if len(done) > 1:
@@ -150,6 +153,14 @@ class FakeDiscord:
                 "timestamp": "2026-11-29T12:00:00+00:00", "edited_timestamp": None,
             }
             self.messages[int(message["id"])] = message
+        if files:  # the table picture, in the answer itself
+            self.pictured_answers.append(interaction_id)
+            message["attachments"] = [
+                {"id": str(next(self._ids)), "filename": f.filename, "size": 0, "url": "",
+                 "proxy_url": ""} for f in files
+            ]
+        elif "attachments" in data:
+            message["attachments"] = data["attachments"]
         self._answered[interaction_id] = int(message["id"])
         return {
             "interaction": {"id": str(interaction_id), "type": 3,
@@ -172,4 +183,7 @@ class _Adapter(AsyncWebhookAdapter):
             return self.fake._edit_original(route.webhook_token, kwargs.get("files") or [])
         if route.path != "/interactions/{webhook_id}/{webhook_token}/callback":
             raise AssertionError(f"unexpected webhook call {route.method} {route.path}")
-        return self.fake._callback(int(route.webhook_id), payload)
+        if payload is None and kwargs.get("multipart"):  # an answer with files: a form
+            (form,) = [f for f in kwargs["multipart"] if f["name"] == "payload_json"]
+            payload = json.loads(form["value"])
+        return self.fake._callback(int(route.webhook_id), payload, kwargs.get("files"))

@@ -94,7 +94,8 @@ async def test_a_stop_answers_the_click_in_flight_then_takes_no_more(
 
     assert in_flight.answered_at is not None and not in_flight.refused
     assert not in_flight.ephemeral, in_flight.text
-    assert "move 1" in in_flight.text
+    # The move was played: the board it was answered with is not the dealt one.
+    assert in_flight.text != played.text and "▸ You" in in_flight.text
     assert late.answered_at is None, "a click sent once the stop began is not taken"
     assert bot.is_closed()
     assert not Path(f"{database}-wal").exists(), "the database was closed"

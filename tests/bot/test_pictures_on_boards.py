@@ -1,6 +1,6 @@
 """Card faces and table pictures on real boards, through discord.py (simcord): emoji on the
-move buttons and in the text once synced, the table attached after the click is answered,
-and the switches that turn pictures off."""
+move buttons and in the text once synced, the table attached to the board's answer, the
+board's text beside its picture, and the switches that turn pictures off."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ async def settle(world) -> None:
     bot = world.env.bot
     if bot._emoji_task is not None:
         await bot._emoji_task
+    if bot.table_pictures.warming is not None:
+        await bot.table_pictures.warming
     while bot.table_pictures._tasks:
         await asyncio.gather(*bot.table_pictures._tasks)
 

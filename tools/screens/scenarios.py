@@ -82,9 +82,11 @@ class Story:
     # ----- doing ------------------------------------------------------------------------
 
     async def settle(self) -> None:
-        """Wait for the emoji sync and for every table picture to be attached."""
+        """Wait for the emoji sync, the picture worker's start and every table picture."""
         if self.bot._emoji_task is not None:
             await self.bot._emoji_task
+        if self.bot.table_pictures.warming is not None:
+            await self.bot.table_pictures.warming
         while self.bot.table_pictures._tasks:
             await asyncio.gather(*self.bot.table_pictures._tasks)
 
