@@ -68,10 +68,10 @@ def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Bo
 
 
 def status(view: dict[str, Any]) -> str:
-    """The line that stands for the fields beside the picture: ``⚔️ 3/12 slain · 36 in the
-    power deck · reserve 2``."""
+    """The line that stands for the fields beside the picture: ``⚔️ 3/12 slain · 36 to deal ·
+    reserve 2``."""
     return status_line(
-        f"⚔️ {view['slain']}/{MONSTERS} slain", f"{view['talon']} in the power deck",
+        f"⚔️ {view['slain']}/{MONSTERS} slain", f"{view['talon']} to deal",
         f"reserve {len(view['reserve'])}" if view["reserve"] else "reserve empty",
     )
 

@@ -78,16 +78,16 @@ def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Bo
 
 def status(view: dict[str, Any]) -> str:
     """The line that stands for the fields beside the picture: ``❤️ 7 left · 🔥 3 torches ·
-    33 in the deck · ⬇️ 4 turns delved``."""
+    33 in the deck · ⬇️ 4 delved``."""
     left = max(0, SURVIVABLE - view["damage"]) if view["hp_card"] else 0
     burnt = sum(1 for c in view["torches"] if c.startswith("A"))
     delved, needed = view["delve_turns"], view["retreat_needed"]
     if view["phase"] == "delve":
-        way = f"⬇️ {plural(delved, 'turn')} delved" if delved else "⬇️ at the entrance"
+        way = f"⬇️ {delved} delved" if delved else "⬇️ at the entrance"
     else:
         way = f"↩️ out in {plural(max(0, (needed or 0) - view['retreat_turns']), 'turn')}"
     return status_line(
-        f"❤️ {left} left", f"🔥 {max(0, TORCHES - burnt)} of {TORCHES} torches",
+        f"❤️ {left} left", f"🔥 {max(0, TORCHES - burnt)} torches",
         f"{view['deck']} in the deck", way,
     )
 

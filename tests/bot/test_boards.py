@@ -188,8 +188,8 @@ def test_donsol_rules_tell_the_three_escape_rules_apart() -> None:
 
 @pytest.mark.parametrize(("key", "line"), [
     ("donsol", "❤️ 21/21 · 🛡️ none · 50 left"),
-    ("tomb", "❤️ 8 left · 🔥 4 of 4 torches · 44 in the deck · ⬇️ at the entrance"),
-    ("clear", "⚔️ 0/12 slain · 39 in the power deck · reserve empty"),
+    ("tomb", "❤️ 8 left · 🔥 4 torches · 44 in the deck · ⬇️ at the entrance"),
+    ("clear", "⚔️ 0/12 slain · 39 to deal · reserve empty"),
     ("scoundrel", "❤️ 20/20 · 🗡️ none · 40 left"),
 ])
 def test_each_game_says_its_table_in_one_status_line_beside_the_picture(key, line):

@@ -72,3 +72,23 @@ async def test_a_screenshot_is_as_wide_as_the_page(world, error_logs, tmp_path):
     with Image.open(io.BytesIO(shot.read_bytes())) as image:
         assert image.width == WIDTHS["phone"]
         assert 300 < image.height <= content_height(image, BACKGROUND) + 16
+
+
+async def test_the_components_v2_trial_is_a_message_discord_accepts(world, error_logs):
+    """The trial's layout (tools/screens/trial.py) is what Discord takes as components v2
+    (simcord's validation of it), and the page draws its container, text and buttons."""
+    from simcord.components import COMPONENTS_V2_FLAG, validate_message_state
+
+    from tools.screens.trial import IS_COMPONENTS_V2, as_layout
+
+    message = await board_message(world)
+    layout = as_layout(message)
+    assert IS_COMPONENTS_V2 == COMPONENTS_V2_FLAG and layout.embeds == []
+    validate_message_state(layout.components, flags=COMPONENTS_V2_FLAG, content=None,
+                           embeds=[])
+    (container, *rows) = layout.components
+    assert container["type"] == 17 and container["accent_color"] == message.embeds[0]["color"]
+    assert [r["type"] for r in rows] == [1] * len(rows)
+    shown = page(layout, "phone")
+    assert 'class="container"' in shown and html.escape(message.embeds[0]["title"]) in shown
+    assert all(html.escape(b["label"]) in shown for b in world.buttons(message))

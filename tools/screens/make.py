@@ -24,6 +24,7 @@ from pathlib import Path
 from tools.screens.render import BACKGROUND, WIDTHS, Width, page
 from tools.screens.scenarios import Screen, capture_all
 from tools.screens.shoot import NoChromium, chromium, missing_fonts, screenshot
+from tools.screens.trial import DECISION
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "screens"
@@ -62,6 +63,8 @@ def index(screens: Sequence[Screen]) -> str:
             f'<img src="{s.name}-desktop.png" alt="{s.title}, desktop" width="600"> '
             f'<img src="{s.name}-phone.png" alt="{s.title}, phone" width="260">',
         ]
+    if any(s.name.startswith("trial-") for s in screens):
+        lines += ["", DECISION.rstrip()]
     return "\n".join(lines) + "\n"
 
 

@@ -342,6 +342,13 @@ pre.codeblock { font-family: "DejaVu Sans Mono", monospace; font-size: 12.6px;
 .e-image { margin-top: 16px; border-radius: 4px; display: block; }
 .e-footer { margin-top: 8px; font-size: 12px; font-weight: 500; line-height: 16px;
   color: #dbdee1; }
+.container { width: 100%; max-width: 520px; margin-top: 2px; background: #2b2d31;
+  border: 1px solid #3f4147; border-left: 4px solid #1e1f22; border-radius: 8px;
+  padding: 16px; display: flex; flex-direction: column; gap: 8px; }
+.phone .container { max-width: none; }
+.container .t-display { font-size: 14px; line-height: 18px; white-space: pre-line;
+  overflow-wrap: anywhere; }
+.container .gallery img { width: 100%; height: auto; display: block; border-radius: 8px; }
 .components { display: flex; flex-direction: column; gap: 8px; padding: 4px 0; margin-top: 4px; }
 .row { display: flex; flex-wrap: wrap; gap: 8px; }
 .button { display: inline-flex; align-items: center; justify-content: center; gap: 4px;
@@ -501,7 +508,7 @@ class Renderer:
     def files(self) -> str:
         """Attachments no embed shows: pictures below the text, other files as a file box."""
         used = {e.get("image", {}).get("url", "").removeprefix("attachment://")
-                for e in self.message.embeds}
+                for e in self.message.embeds} | _gallery_files(self.message.components)
         out = []
         for name, data in self.message.attachments.items():
             if name in used:
@@ -519,12 +526,35 @@ class Renderer:
         return "".join(out)
 
     def components(self) -> str:
-        rows = []
-        for row in self.message.components:
-            buttons = [self.button(c) for c in row.get("components", []) if c.get("type") == 2]
-            if buttons:
-                rows.append(f'<div class="row">{"".join(buttons)}</div>')
+        rows = [self.component(c) for c in self.message.components]
+        rows = [r for r in rows if r]
         return f'<div class="components">{"".join(rows)}</div>' if rows else ""
+
+    def component(self, c: dict[str, Any]) -> str:
+        """A top-level component: a row of buttons, or (components v2) a container, a text
+        display, a media gallery or a separator."""
+        kind = c.get("type")
+        if kind == 1:
+            buttons = [self.button(b) for b in c.get("components", []) if b.get("type") == 2]
+            return f'<div class="row">{"".join(buttons)}</div>' if buttons else ""
+        if kind == 17:
+            colour = c.get("accent_color")
+            bar = f"#{colour:06x}" if isinstance(colour, int) else "#3f4147"
+            inner = "".join(self.component(x) for x in c.get("components", []))
+            return f'<div class="container" style="border-left-color:{bar}">{inner}</div>'
+        if kind == 10:
+            return f'<div class="t-display">{self.md.blocks(c.get("content", ""))}</div>'
+        if kind == 12:
+            images = []
+            for item in c.get("items", []):
+                url = item.get("media", {}).get("url", "")
+                data = self.message.attachments.get(url.removeprefix("attachment://"))
+                if data is not None:
+                    images.append(f'<img src="{data_uri(data)}" alt="">')
+            return f'<div class="gallery">{"".join(images)}</div>'
+        if kind == 14:
+            return '<hr style="border:0;border-top:1px solid #3f4147;margin:4px 0">'
+        return ""
 
     def button(self, b: dict[str, Any]) -> str:
         style = int(b.get("style", 2))
@@ -547,6 +577,16 @@ class Renderer:
             return ""
         return ('<div class="ephemeral"><span class="eye">👁</span>Only you can see this · '
                 '<span class="link">Dismiss message</span></div>')
+
+
+def _gallery_files(components: list[dict[str, Any]]) -> set[str]:
+    """The attachments that components-v2 media galleries show (at any depth)."""
+    found: set[str] = set()
+    for c in components:
+        for item in c.get("items", []) if c.get("type") == 12 else []:
+            found.add(item.get("media", {}).get("url", "").removeprefix("attachment://"))
+        found |= _gallery_files(c.get("components", []))
+    return found
 
 
 def page(message: Message, width: Width, emoji_png: EmojiPng = card_face) -> str:

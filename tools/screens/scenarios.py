@@ -16,6 +16,7 @@ story; the same code gives the same screens.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import random
 import tempfile
@@ -31,6 +32,7 @@ from bot.client import DungeonBot, create_bot
 from core.model import Run
 from rules.hints import hint
 from tools.screens.render import Message
+from tools.screens.trial import as_layout
 
 #: Thursday 3 December 2026, noon UTC: the story starts two days before "today".
 START = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
@@ -197,9 +199,19 @@ async def story(s: Story) -> None:
     donsol = (await s.slash(alice, "play", game="donsol")).response
     donsol = await s.play(alice, donsol, 6, 1)
     await s.keep("donsol-board", "Donsol, mid-game",
-                 "A practice Donsol run six moves in: health, shield and sickness as inline "
-                 "fields, the room, the table picture, and one button per move.",
+                 "A practice Donsol run six moves in: what the last move did, one status line "
+                 "(health, shield, cards left), the table picture, and one button per move.",
                  donsol, user="alice", command="play")
+    # The components-v2 trial: the same board, both ways (tools/screens/trial.py).
+    shown = s.screens[-1]
+    s.screens.append(dataclasses.replace(
+        shown, name="trial-embed", title="Trial: the board as an embed",
+        about="The mid-game Donsol board as the bot sends it: an embed with its picture."))
+    s.screens.append(dataclasses.replace(
+        shown, name="trial-v2", title="Trial: the board as components v2",
+        about="The same board as a components-v2 message (Container, TextDisplay, "
+        "MediaGallery, action rows), built with discord.py's LayoutView.",
+        message=as_layout(shown.message)))
     asked = await s.click(alice, donsol, s.control(donsol, "resign"))
     await s.keep("resign-confirm", "Resign: asked first",
                  "Resign asks before it ends the run; Keep playing brings the board back.",
