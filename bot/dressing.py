@@ -10,7 +10,9 @@ not grow when a picture arrives later (it used to follow in a second edit). It i
 worker process (``core.workers``), never in the bot's own, and the presenter waits for it at
 most :data:`PICTURE_WAIT` (a table takes the worker 1-3 ms; the wait is for a worker that is
 stuck or far behind): past that the board is answered as the complete text board, without a
-picture, well inside Discord's 3 seconds, and the drawing goes on to fill the cache. Since
+picture, well inside Discord's 3 seconds, and the drawing goes on to fill the cache. The
+worker is started with the bot (:meth:`TablePictures.warm`); until it is up, boards go as
+text rather than wait a second for a process to start. Since
 each board's picture is part of its own response, an older picture can never land on a newer
 board, and an edit always replaces the message's attachments (a board without its picture
 takes the old one off).
@@ -86,8 +88,10 @@ def dress(embed: discord.Embed, rows: ButtonRows, emoji: CardEmoji,
 #: Pictures being drawn at once, beyond which boards go out without one. Each takes the
 #: worker 1-3 ms: a few are under way at any moment at a hundred clicks a second.
 MAX_IN_FLIGHT = 8
-#: How long an answer waits for its picture before it goes out as the text board (seconds).
-PICTURE_WAIT = 0.75
+#: How long an answer waits for its picture before it goes out as the text board (seconds):
+#: a hundred times a table's drawing, and little of Discord's 3 s, which discord.py's
+#: retries of a failed answer (after 1 s, then 3 s more) need too.
+PICTURE_WAIT = 0.25
 
 
 class TablePictures:
@@ -115,8 +119,10 @@ class TablePictures:
                         exc_info=True)
 
     def has_room(self) -> bool:
-        """Whether a board answered now can have its picture; counts the ones that cannot."""
-        if len(self._tasks) < self.max_in_flight:
+        """Whether a board answered now can have its picture; counts the ones that cannot.
+        Until the worker has started (:meth:`warm`), none can: a click would wait for it."""
+        starting = self.warming is not None and not self.warming.done()
+        if not starting and len(self._tasks) < self.max_in_flight:
             return True
         metrics.picture("skipped")
         return False

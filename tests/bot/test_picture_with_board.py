@@ -88,3 +88,22 @@ async def test_a_worker_too_slow_for_the_answer_leaves_the_text_board(raw):
     assert fake.messages[board]["attachments"] == []
     await fake.settle()
     assert fake.picture_edits == []  # and no picture comes after it
+
+
+async def test_until_the_picture_worker_is_up_boards_go_as_text(make_bot):
+    """Right after a start, a click does not wait a second for the worker process to start:
+    the board goes out complete as text, at once."""
+    fake = FakeDiscord()
+    bot = make_bot(pictures=True)
+    await fake.attach(bot)
+    try:
+        assert bot.table_pictures.warming is not None and not bot.table_pictures.warming.done()
+        asked = fake.command(bot, ALICE, "play", game="donsol")
+        while asked not in fake.responses:
+            await asyncio.sleep(0.01)
+        answer = fake.response(asked)
+        assert "image" not in answer["data"]["embeds"][0]
+        assert {"Health", "Room"} <= fields(answer)
+    finally:
+        await fake.settle()
+        await bot.http.close()
