@@ -22,6 +22,7 @@ from bot import replies, screens
 from bot.buttons import Click, button
 from bot.standings import REPLAY, replay_open_id
 from core import Refusal, Run, RunKind, RunNotFound
+from core.daily import closes_at
 from core.replays import Step
 
 if TYPE_CHECKING:
@@ -111,11 +112,22 @@ class Replays(commands.Cog):
         await interaction.response.edit_message(**views.kwargs(embed, rows))
 
     async def dress(self, run: Run, screen: screens.Screen) -> None:
-        """A finished daily's board offers its replay (refused, saying when, until the day
-        closes)."""
-        if run.over:
-            screen.buttons.add(button(replay_open_id(run.id), label="Replay", emoji="🎞️",
-                                      row=screens.CONTROL_ROW))
+        """A finished daily's board offers its replay: disabled, saying when it opens, until
+        the day closes.
+
+        Only the label and the disabled flag depend on the time the board is drawn: the id is
+        the same, and the click is checked when it comes (``core.replays.check``), so a board
+        redrawn after the close offers it live."""
+        if not run.over:
+            return
+        assert run.day is not None
+        closes = closes_at(run.day)
+        if self.bot.core.ctx.clock() < closes:
+            label, disabled = f"Replay opens {closes:%H:%M} UTC", True
+        else:
+            label, disabled = "Replay", False
+        screen.buttons.add(button(replay_open_id(run.id), label=label, emoji="🎞️",
+                                  row=screens.CONTROL_ROW, disabled=disabled))
 
 
 async def setup(bot: DungeonBot) -> None:
