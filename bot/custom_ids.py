@@ -12,7 +12,8 @@ calm "damaged button" sentence (``bot.buttons``) before any handler sees it.
 The kinds, their fields, and the values they are read as (``Click.fields``):
 
 - ``m`` (a move): run id, version, action;
-- ``c`` (a control): verb, run id, version, argument;
+- ``c`` (a control): verb, run id, version, argument (a card's code for ``pick``, else a
+  short word);
 - ``lb`` (a leaderboard page): game, variant, day (``w<Monday>`` for a week's board,
   ``m<the 1st>`` for a month's), scope
   (``s`` this server, ``g`` everyone), guild (kept for ids already posted; never used: the
@@ -61,6 +62,7 @@ CONTROLS: dict[str, str] = {
     "again": "",  # a new practice run of the same game and variant
     "show": "flag",  # bring a board back from /games ("p" = privately)
     "hint": "",  # a suggested move, with why (practice runs)
+    "pick": "card",  # a two-step board's first step: redraw offering this card's moves
 }
 #: The tags of a replay's buttons (``bot.replay_screens.TAGS``); ``o`` opens a new message.
 REPLAY_TAGS = ("f", "b", "n", "l", "t", "o")
@@ -106,11 +108,13 @@ ARG = matching(r"[0-9a-z_-]{0,40}")
 GAME = matching(r"[a-z]{1,20}")
 VARIANT = matching(r"[0-9a-z_-]{1,40}")
 DAY = matching(r"[wm]?[0-9]{4}-[0-9]{2}-[0-9]{2}")
+#: A card's code (deal.md): a rank and a suit, or a joker.
+CARD = matching(r"(?:[2-9]|10|[AJQK])[SHDC]|[RB]J")
 
 #: Each kind's fields, or (for kinds whose first field says which) each verb's fields after it.
 LAYOUTS: dict[str, tuple[Field, ...] | dict[str, tuple[Field, ...]]] = {
     MOVE: (ROW_ID, VERSION, ACTION),
-    CONTROL: {verb: (ROW_ID, VERSION, ARG) for verb in CONTROLS},
+    CONTROL: {verb: (ROW_ID, VERSION, CARD if verb == "pick" else ARG) for verb in CONTROLS},
     BOARD_PAGE: (GAME, VARIANT, DAY, one_of("s", "g"), SNOWFLAKE_OR_ZERO, PAGE),
     RATING_PAGE: (GAME, VARIANT, one_of("s", "g"), SNOWFLAKE_OR_ZERO, PAGE),
     REPLAY: (ROW_ID, STEP, one_of(*REPLAY_TAGS)),

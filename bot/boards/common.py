@@ -54,6 +54,19 @@ class ButtonSpec:
     action: str
     disabled: bool = False
     emoji: str | None = None
+    #: Set on a first step's button (a board that asks for a choice before the move): the
+    #: moves the board it opens offers. Such a button plays nothing: its ``action`` is the
+    #: choice it opens (e.g. a card), sent as a ``pick`` control that only redraws.
+    opens: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The second step of a two-step move: the board's prompt and its buttons for one choice
+    made on the first step (each a move)."""
+
+    prompt: str
+    buttons: tuple[ButtonSpec, ...]
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,8 @@ class GameBoard:
     its kind: Victory, Defeat, Out alive); ``scene(view, last_action)`` picks exactly what the
     picture shows (JSON-safe) and ``draw(scene)`` draws it on a canvas; ``banners`` names the
     picture's banner words per outcome (else its kind's: VICTORY, DEFEAT, OUT ALIVE).
+    ``choose(view, actions, choice)``, for a game whose board picks in two steps, is the
+    second step for ``choice`` (None when that is not a choice the board offers now).
     """
 
     render: Callable[[dict[str, Any], list[str], discord.Embed], Board]
@@ -73,6 +88,7 @@ class GameBoard:
     scene: Callable[[dict[str, Any], str | None], dict[str, Any]]
     draw: Callable[[dict[str, Any]], Canvas]
     banners: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    choose: Callable[[dict[str, Any], list[str], str], Choice | None] | None = None
 
 
 @dataclass(frozen=True)

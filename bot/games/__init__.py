@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.boards.common import Board, GameBoard, frame
+from bot.boards.common import Board, Choice, GameBoard, frame
 from bot.games import clear, donsol, scoundrel, tomb
 from rules import GAMES
 
@@ -36,22 +36,41 @@ def render_board(
     day: str | None = None,
     owner: str | None = None,
     notice: str | None = None,
+    choice: str | None = None,
 ) -> Board:
     """The board for ``view`` (``GAMES[key].view(state)``) with a button per legal action.
 
     ``actions`` are the engine's legal actions, in its order. ``kind`` is ``practice`` or
     ``daily`` (then ``day`` is the challenge's date, ``YYYY-MM-DD``); ``owner`` names the
     player; ``notice`` is a line shown at the top of the description.
-    Raises ``ValueError`` for a game without a board.
+    ``choice`` draws a two-step board's second step for that choice (its own prompt and
+    buttons; see :func:`choose`).
+    Raises ``ValueError`` for a game without a board, or a choice it does not offer now.
     """
     try:
         board = BOARDS[view["game"]]
     except KeyError:
         raise ValueError(f"no board for game {view.get('game')!r}") from None
     title = GAMES[view["game"]].title
+    chosen = None
+    if choice is not None:
+        chosen = choose(view, actions, choice)
+        if chosen is None:
+            raise ValueError(f"{choice!r} is not a choice on this board")
+        view = {**view, "prompt": chosen.prompt}
     embed = frame(view, title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice,
                   headings=board.headings)
-    return board.render(view, list(actions), embed)
+    drawn = board.render(view, list(actions), embed)
+    return drawn if chosen is None else Board(embed=drawn.embed, buttons=chosen.buttons)
 
 
-__all__ = ["BOARDS", "GameBoard", "render_board"]
+def choose(view: dict[str, Any], actions: list[str], choice: str) -> Choice | None:
+    """The second step for ``choice`` on a two-step board, or None when the game's board
+    offers no such choice now."""
+    board = BOARDS.get(view["game"])
+    if board is None or board.choose is None or view["over"]:
+        return None
+    return board.choose(view, list(actions), choice)
+
+
+__all__ = ["BOARDS", "Choice", "GameBoard", "choose", "render_board"]

@@ -18,6 +18,7 @@ from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, arrange, 
 from bot.pictures.canvas import CARD_W, GOLD, TEXT, WIDTH, Canvas, action_cards
 from rules.scoundrel.engine import (
     AVOID,
+    MONSTER,
     POTION,
     ROLE,
     ROLE_EMOJI,
@@ -62,8 +63,9 @@ def _buttons(view: dict[str, Any], actions: list[str]) -> list[list[ButtonSpec]]
             cards.append(button(label, _TAKE_STYLE[ROLE[card]], action,
                                 emoji=ROLE_EMOJI[ROLE[card]]))
         elif verb == "fight":
+            # ⚔️ as a monster's (the room's field), not the weapon's 🗡️: that is equipping.
             cards.append(button(label, discord.ButtonStyle.danger, action,
-                                emoji=ROLE_EMOJI[WEAPON]))
+                                emoji=ROLE_EMOJI[MONSTER]))
         elif verb == "fist":
             cards.append(button(label, discord.ButtonStyle.danger, action, emoji="👊"))
         else:  # an action this board does not know yet still gets a plain button

@@ -63,8 +63,10 @@ def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Bo
     return Board(embed=embed, buttons=arrange(_buttons(view, actions)))
 
 
+#: One emoji per kind of move; none is one the controls use (Undo is ↩️, so turning back is
+#: 🔙).
 _EMOJI = {
-    "retreat": "↩️", "skill": "✨", "dodge": "🤸", "endure": "💥", "discard": "🚪", "drop": "💰",
+    "retreat": "🔙", "skill": "✨", "dodge": "🤸", "endure": "💥", "discard": "🚪", "drop": "💰",
 }
 
 
