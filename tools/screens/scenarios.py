@@ -128,14 +128,25 @@ class Story:
         """Play ``moves`` hinted moves on ``board`` (None: to the end); the last board."""
         rng = random.Random(seed)
         for _ in itertools.count() if moves is None else range(moves):
-            if not any(b["custom_id"].startswith("dd.m:") and not b.get("disabled")
-                       for b in self.buttons(board)):
+            if not any(b["custom_id"].startswith(("dd.m:", "dd.c:pick:"))
+                       and not b.get("disabled") for b in self.buttons(board)):
                 break
             run = await self.run_of(board)
             action = hint(run.game, run.state, rng=rng, budget=HINT_BUDGET, samples=4).action
+            board = await self.pick(actor, board, action)
             board = await self.click(actor, board, self.button(
                 board, lambda b, a=action: b.get("custom_id", "").endswith(f":{a}")))
         return board
+
+    async def pick(self, actor: Any, board: Any, action: str) -> Any:
+        """On a two-step board, click the first step that leads to ``action`` (its card);
+        the board offering the move."""
+        if any(b.get("custom_id", "").endswith(f":{action}") for b in self.buttons(board)):
+            return board
+        words = action.split(" ")[1:]
+        return await self.click(actor, board, self.button(
+            board, lambda b: b.get("custom_id", "").startswith("dd.c:pick:")
+            and b["custom_id"].rsplit(":", 1)[-1] in words))
 
     async def daily_through_core(self, member: Any, game: str, seed: int) -> Run:
         """A daily played to the end without Discord (random legal moves)."""
@@ -217,11 +228,22 @@ async def story(s: Story) -> None:
 
     clear = (await s.slash(alice, "play", game="clear")).response
     await s.keep("clear-start", "Clear the Dungeon, the start",
-                 "A new Clear the Dungeon board, before the first move.",
+                 "A new Clear the Dungeon board, before the first move: a button per card.",
                  clear, user="alice", command="play")
     clear = await s.play(alice, clear, 6, 3)
     await s.keep("clear-mid", "Clear the Dungeon, mid-game",
                  "The same Clear the Dungeon run six moves in.",
+                 clear, user="alice", command="play")
+    run = await s.run_of(clear)
+    action = hint(run.game, run.state, rng=random.Random(3), budget=HINT_BUDGET,
+                  samples=4).action
+    clear = await s.pick(alice, clear, action)
+    await s.keep("clear-pick", "Clear the Dungeon, where the card goes",
+                 "After a card's button: only that card's targets, and Back.",
+                 clear, user="alice", command="play")
+    clear = await s.click(alice, clear, s.control(clear, "hint"))
+    await s.keep("hint-marked", "A hint, its move marked",
+                 "After Hint: the suggested card's button carries 💡 on this board only.",
                  clear, user="alice", command="play")
 
     scoundrel = (await s.slash(alice, "play", game="scoundrel")).response
