@@ -34,7 +34,7 @@ from typing import Any
 
 from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
-from core.daily import Daily, closes_at, day_number
+from core.daily import EPOCH, Daily, closes_at, day_number, day_of_number
 from core.errors import Refusal
 from core.freezes import walk
 from core.model import Run, RunKind
@@ -203,11 +203,29 @@ class LookBacks:
         day = (date.fromisoformat(self._ctx.today()) - timedelta(days=1)).isoformat()
         return await self.of_day(owner_id, game, variant, day)
 
-    async def asked(self, owner_id: int, game: str, day: str, *, whose: str) -> list[LookBack]:
-        """``/stats day:`` — the look backs of the player's dailies of that day (one per
-        variant played), turning points worked out; ``NoLookBack`` saying why there is none
-        (a future or still open day, no finished run). ``whose`` names the player in it
-        ("You have", "alice has")."""
+    def resolve_day(self, text: str) -> str:
+        """A day as ``/stats day:`` takes it: ``YYYY-MM-DD``, ``today``, ``yesterday``, or a
+        day number (``12`` or ``#12``)."""
+        word = text.strip().lower()
+        if word in ("today", "yesterday"):
+            today = date.fromisoformat(self._ctx.today())
+            return (today - timedelta(days=1 if word == "yesterday" else 0)).isoformat()
+        number = word.removeprefix("#")
+        if number.isdigit():
+            if not 1 <= int(number) <= 100_000:
+                raise NoLookBack(f"There is no day #{number}: the dailies start at #1 "
+                                 f"({EPOCH.isoformat()}).")
+            return day_of_number(int(number))
+        day = check_day(word)
+        if day < EPOCH.isoformat():
+            raise NoLookBack(f"There was no daily on {day}: the dailies start at #1 "
+                             f"({EPOCH.isoformat()}).")
+        return day
+
+    async def runs_of_day(self, owner_id: int, game: str, day: str, *, whose: str) -> list[Run]:
+        """``/stats day:`` — the player's finished dailies of that game and day (one per
+        variant played); ``NoLookBack`` saying why there is no look back (a future or still
+        open day, no finished run). ``whose`` names the player ("You have", "alice has")."""
         engine = check_game(game)
         day = check_day(day)
         name = f"{engine.title} #{day_number(day)}"
@@ -223,11 +241,10 @@ class LookBacks:
         for variant in engine.variants:
             row = await self._ctx.store.read(_daily_tx, check_id(owner_id, "user"), engine.key,
                                              variant, day)
-            if row is None:
-                continue
-            back = await self.of_run(await self._runs.get(row.id), work_out_turn=True)
-            if back is not None:
-                found.append(back)
+            if row is not None:
+                run = await self._runs.get(row.id)
+                if run.over:
+                    found.append(run)
         if not found:
             raise NoLookBack(f"{whose} no finished daily of {name}.")
         return found
