@@ -102,7 +102,7 @@ def _section(draw: ImageDraw.ImageDraw, s: dict[str, Any], top: int) -> None:
     points = s["points"]
     draw.text((hx0, hy1 + 8), f"{len(points)} dailies · {s['unit']}", font=font(12), fill=DIM)
     if points:
-        counts, low, width = bins(points)
+        counts, low, _ = bins(points)
         tallest = max(counts)
         step = (hx1 - hx0) / len(counts)
         for k, count in enumerate(counts):
@@ -112,9 +112,9 @@ def _section(draw: ImageDraw.ImageDraw, s: dict[str, Any], top: int) -> None:
             if count:
                 draw.rectangle((left, hy1 - bar_h, right, hy1), fill=BAR)
         draw.line((hx0, hy1, hx1, hy1), fill=DIM)
-        high = low + len(counts) * width - 1
-        draw.text((hx0, hy0 - 14), str(low), font=font(11), fill=DIM)
-        draw.text((hx1, hy0 - 14), str(high), font=font(11), fill=DIM, anchor="ra")
+        draw.text((hx0, hy0 - 14), f"lowest {low}", font=font(11), fill=DIM)
+        draw.text((hx1, hy0 - 14), f"highest {max(points)}", font=font(11), fill=DIM,
+                  anchor="ra")
     # The calendar, right: a column a week, oldest on the left, today last.
     days = s["calendar"]
     cx0 = WIDTH - PAD - 14 - 12 * (CELL + GAP) + GAP
