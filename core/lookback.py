@@ -108,6 +108,8 @@ class LookBack:
         found = self.percentile
         if found is None:
             return "the only ranked player"
+        if self.below == self.others:
+            return "better than everyone else"
         return f"better than {found}%"
 
     @property

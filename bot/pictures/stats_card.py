@@ -25,7 +25,7 @@ from core.workers import PICTURES, Workers
 from rules import GAMES
 
 FILENAME = "stats.png"
-WIDTH = 640
+WIDTH = 560
 SECTION_H = 168
 PAD = 16
 
@@ -89,18 +89,18 @@ def draw_card(data: list[dict[str, Any]]) -> Image.Image:
 def _section(draw: ImageDraw.ImageDraw, s: dict[str, Any], top: int) -> None:
     draw.rounded_rectangle((PAD, top, WIDTH - PAD, top + SECTION_H), 10, fill=PANEL)
     x0 = PAD + 14
-    draw.text((x0, top + 10), s["title"], font=font(18), fill=TEXT)
+    draw.text((x0, top + 8), s["title"], font=font(22), fill=TEXT)
     rated = " · ".join(
         f"{variant} {rating}" + (" (provisional)" if provisional else "")
         for variant, rating, _, provisional in s["ratings"]
     )
     if rated:
-        draw.text((WIDTH - PAD - 14, top + 12), f"Rating {rated}", font=font(14), fill=DIM,
+        draw.text((WIDTH - PAD - 14, top + 12), f"Rating {rated}", font=font(16), fill=DIM,
                   anchor="ra")
     # The histogram, left.
-    hx0, hy0, hx1, hy1 = x0, top + 44, x0 + 330, top + SECTION_H - 30
+    hx0, hy0, hx1, hy1 = x0, top + 50, x0 + 270, top + SECTION_H - 34
     points = s["points"]
-    draw.text((hx0, hy1 + 8), f"{len(points)} dailies · {s['unit']}", font=font(12), fill=DIM)
+    draw.text((hx0, hy1 + 10), f"{len(points)} dailies · {s['unit']}", font=font(15), fill=DIM)
     if points:
         counts, low, _ = bins(points)
         tallest = max(counts)
@@ -112,13 +112,13 @@ def _section(draw: ImageDraw.ImageDraw, s: dict[str, Any], top: int) -> None:
             if count:
                 draw.rectangle((left, hy1 - bar_h, right, hy1), fill=BAR)
         draw.line((hx0, hy1, hx1, hy1), fill=DIM)
-        draw.text((hx0, hy0 - 14), f"lowest {low}", font=font(11), fill=DIM)
-        draw.text((hx1, hy0 - 14), f"highest {max(points)}", font=font(11), fill=DIM,
+        draw.text((hx0, hy0 - 18), f"lowest {low}", font=font(14), fill=DIM)
+        draw.text((hx1, hy0 - 18), f"highest {max(points)}", font=font(14), fill=DIM,
                   anchor="ra")
     # The calendar, right: a column a week, oldest on the left, today last.
     days = s["calendar"]
     cx0 = WIDTH - PAD - 14 - 12 * (CELL + GAP) + GAP
-    cy0 = top + 44
+    cy0 = top + 46
     for n, kind in enumerate(days):
         x = cx0 + (n // 7) * (CELL + GAP)
         y = cy0 + (n % 7) * (CELL + GAP)
@@ -126,7 +126,7 @@ def _section(draw: ImageDraw.ImageDraw, s: dict[str, Any], top: int) -> None:
                                outline=TEXT if kind == "today" else None)
     played = sum(1 for kind in days if kind == "played")
     frozen = sum(1 for kind in days if kind == "frozen")
-    draw.text((cx0, hy1 + 8), f"12 weeks: {played} played · {frozen} frozen", font=font(12),
+    draw.text((cx0, hy1 + 10), f"{played} played · {frozen} frozen", font=font(15),
               fill=DIM)
 
 

@@ -79,9 +79,10 @@ async def test_the_numbers_of_a_made_day(core: Core, clock: Clock) -> None:
     xp = scores[1001][0]
     expected = "100% of par" if scores[1001] >= [54, 9] else f"{min(99, 100 * xp // 54)}% of par"
     assert back.against_par == expected
-    assert back.line() == " · ".join(
-        [expected, f"better than {back.percentile}%", f"best {back.best_text}"]
-    )
+    assert back.line() == " · ".join([expected, back.percentile_text, f"best {back.best_text}"])
+    top = max(backs.values(), key=lambda b: b.below)
+    assert top.percentile_text == ("better than everyone else" if top.below == 5
+                                   else f"better than {top.percentile}%")
 
 
 async def test_a_bound_par_reads_as_an_upper_bound(core: Core, clock: Clock) -> None:
