@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import metrics, replies, screens, standings
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from bot.lookback import yesterday_line
 from core import Refusal, RunKind
 from core.checks import check_game, check_variant
 from core.daily import day_number
@@ -75,11 +76,22 @@ class Daily(commands.Cog):
                      run.variant, run.day, user.id)
             metrics.run_started(run.game, run.kind.value)
         notice = None if run.over else NEW_DEAL if started.created else WELCOME_BACK
+        notice = await self._with_yesterday(notice, user.id, engine.key, variant)
         boards = self.bot.presenter
         screen = screens.board(
             run, owner=user.display_name, notice=notice, standing=await boards.standing(run)
         )
         await boards.present(interaction, screen, edit=False, ephemeral=True)
+
+    async def _with_yesterday(
+        self, notice: str | None, user_id: int, game: str, variant: str
+    ) -> str | None:
+        """The notice, after yesterday's look back when the player finished yesterday's daily
+        of this game and variant and that day has closed (``core.lookback``)."""
+        back = await self.bot.core.lookback.yesterday(user_id, game, variant)
+        if back is None:
+            return notice
+        return yesterday_line(back) + (f"\n{notice}" if notice else "")
 
     @app_commands.command(name="verify")
     @app_commands.describe(

@@ -262,7 +262,9 @@ async def story(s: Story) -> None:
                  offer, user="alice", command="play")
 
     stats = (await s.slash(alice, "stats")).response
-    await s.keep("stats", "/stats", "alice's record: runs, wins, best scores and streaks.",
+    await s.keep("stats", "/stats", "alice's record: runs, wins, best scores and streaks, "
+                 "and her card: a histogram of her daily scores, her last 12 weeks of days "
+                 "played, frozen or missed, and her rating.",
                  stats, user="alice", command="stats")
     shown = (await s.slash(alice, "help")).response
     await s.keep("help", "/help", "Every command and game, privately.", shown,
@@ -294,6 +296,18 @@ async def story(s: Story) -> None:
                  "Yesterday's deal checked: the seed, its commitment, the command that "
                  "re-deals it, and the run's moves as a file.",
                  shown, user="alice", command="verify")
+    # Saturday's par (a small budget: a bound, as a cut-short search gives) and its look back.
+    s.bot.core.par.budget_nodes, s.bot.core.par.days = 3000, 1
+    await s.bot.core.par.run_due()
+    daily = (await s.slash(alice, "daily", game="donsol")).response
+    await s.keep("daily-yesterday", "/daily the day after",
+                 "Sunday's Donsol daily opens with Saturday's look back: alice's score against "
+                 "par, her percentile among the day's ranked players, the day's best and the "
+                 "turning point bob's replay worked out.", daily, user="alice", command="daily")
+    shown = (await s.slash(alice, "stats", game="donsol", day="yesterday")).response
+    await s.keep("stats-day", "/stats game:donsol day:yesterday",
+                 "Saturday's look back in full, with the par and the turning point's sentence.",
+                 shown, user="alice", command="stats")
 
 
 async def capture_all(folder: Path | None = None) -> list[Screen]:
