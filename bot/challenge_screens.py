@@ -13,6 +13,7 @@ import discord
 
 from bot.boards.common import clip
 from bot.buttons import ButtonRows, button, control_id, link, make_id
+from bot.timestamps import at
 from core.challenges import Card, CardLine, Challenge, OpenChallenge
 from core.clock import parse_timestamp
 from core.model import Run
@@ -29,7 +30,8 @@ LISTED_LINES = 50
 
 
 def when(stamp: str) -> str:
-    return f"{parse_timestamp(stamp):%Y-%m-%d %H:%M} UTC"
+    """A stored moment as a Discord timestamp: the reader's local time and a countdown."""
+    return at(parse_timestamp(stamp))
 
 
 def name_of(line: CardLine) -> str:

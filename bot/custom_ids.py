@@ -20,7 +20,8 @@ The kinds, their fields, and the values they are read as (``Click.fields``):
 - ``rt`` (a rating board's page): game, variant, scope, guild (never used, as ``lb``'s), page;
 - ``rp`` (a replay step): run id, step, tag;
 - ``ch`` (a challenge): ``acc`` or ``close``, challenge id;
-- ``se`` (a series): ``next``, series id, run number; or ``new``, length.
+- ``se`` (a series): ``next``, series id, run number; or ``new``, length;
+- ``dy`` (a board's "Play today's deal"): game, variant.
 
 Ids of the first release (``dd:<run>:<move>:<action>``, ``ddc:<verb>:<run>:<arg>``) are read
 as ``legacy`` with their run id, answered like a stale board.
@@ -47,6 +48,7 @@ REPLAY = "rp"
 RATING_PAGE = "rt"
 CHALLENGE = "ch"
 SERIES = "se"
+DAILY = "dy"
 LEGACY = "legacy"
 GARBLED = "garbled"
 
@@ -116,6 +118,7 @@ LAYOUTS: dict[str, tuple[Field, ...] | dict[str, tuple[Field, ...]]] = {
     REPLAY: (ROW_ID, STEP, one_of(*REPLAY_TAGS)),
     CHALLENGE: {"acc": (ROW_ID,), "close": (ROW_ID,)},
     SERIES: {"next": (ROW_ID, COUNT), "new": (COUNT,)},
+    DAILY: (GAME, VARIANT),
 }
 
 _ID = re.compile(r"dd\.([a-z]{1,8}):(.*)", re.S)

@@ -69,6 +69,9 @@ FORGED = [
     "dd.m:1:９:escape",  # a fullwidth nine
     "dd.c:undo:" + NINETEEN + ":0:",
     "dd.c:show:²:0:p",
+    "dd.dy:donsol",
+    "dd.dy:Donsol:normal",
+    "dd.dy:donsol:normal:0",
     "dd:" + NINETEEN + ":0:escape",  # the first release's format
     "ddc:undo:" + NINETEEN + ":0",
 ]
@@ -114,6 +117,20 @@ async def test_a_server_board_page_is_the_clicking_servers_never_the_one_in_the_
     assert "2 ranked" in embed["footer"]["text"]
 
 
+@pytest.mark.parametrize(("forged", "said"), [
+    ("dd.dy:chess:normal", "chess"), ("dd.dy:tomb:nightmare", "nightmare")])
+async def test_a_well_formed_play_button_of_no_game_is_refused_calmly(raw, error_logs, forged,
+                                                                      said):
+    fake, bot = raw
+    message = await board(fake, bot)
+    click = fake.click(bot, BOB, message, forged)
+    await fake.settle()
+    response = fake.response(click)
+    assert response["type"] == 4 and response["data"]["flags"] & EPHEMERAL
+    assert said in response["data"]["content"] and "error" not in response["data"]["content"]
+    assert await bot.core.runs.unfinished(BOB) == []
+
+
 # ----- the parser on its own ------------------------------------------------------------------
 
 
@@ -131,6 +148,7 @@ def test_every_kind_the_bot_sends_is_read_back_with_its_values():
         challenge_screens.close_id(8): ("close", 8),
         challenge_screens.new_series_id(5): ("new", 5),
         make_id(challenge_screens.SERIES, "next", 3, 2): ("next", 3, 2),
+        standings.play_daily_id("tomb", "normal"): ("tomb", "normal"),
     }
     for custom_id, fields in cases.items():
         click = parse(custom_id)
@@ -143,6 +161,7 @@ def test_the_kinds_and_tags_the_screens_send_are_the_ones_the_parser_reads():
     assert standings.REPLAY == custom_ids.REPLAY
     assert challenge_screens.CHALLENGE == custom_ids.CHALLENGE
     assert challenge_screens.SERIES == custom_ids.SERIES
+    assert standings.PLAY_DAILY == custom_ids.DAILY
     assert replay_screens.TAGS == custom_ids.REPLAY_TAGS
 
 
