@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from bot import challenge_screens, custom_ids, replay_screens, standings
 from bot.buttons import GARBLED, control_id, make_id, move_id, parse
+from bot.cogs import info
 from tests.bot.raw import EPHEMERAL, UPDATE_MESSAGE, FakeDiscord
 from tests.core.test_act import play_out
 
@@ -70,6 +71,7 @@ FORGED = [
     "dd.c:undo:" + NINETEEN + ":0:",
     "dd.c:show:²:0:p",
     "dd.dy:donsol",
+    "dd.hp:everything",
     "dd.dy:Donsol:normal",
     "dd.dy:donsol:normal:0",
     "dd:" + NINETEEN + ":0:escape",  # the first release's format
@@ -131,6 +133,16 @@ async def test_a_well_formed_play_button_of_no_game_is_refused_calmly(raw, error
     assert await bot.core.runs.unfinished(BOB) == []
 
 
+async def test_a_settings_topic_is_refused_where_settings_cannot_be_used(raw, error_logs):
+    fake, bot = raw
+    message = await board(fake, bot)  # in a DM: /settings is for servers only
+    click = fake.click(bot, BOB, message, "dd.hp:settings")
+    await fake.settle()
+    response = fake.response(click)
+    assert response["type"] == 4 and response["data"]["flags"] & EPHEMERAL
+    assert response["data"]["content"] == info.NOT_YOURS
+
+
 # ----- the parser on its own ------------------------------------------------------------------
 
 
@@ -162,6 +174,8 @@ def test_the_kinds_and_tags_the_screens_send_are_the_ones_the_parser_reads():
     assert challenge_screens.CHALLENGE == custom_ids.CHALLENGE
     assert challenge_screens.SERIES == custom_ids.SERIES
     assert standings.PLAY_DAILY == custom_ids.DAILY
+    assert info.HELP == custom_ids.HELP
+    assert set(custom_ids.HELP_TOPICS) == {"intro", *info.TOPICS}
     assert replay_screens.TAGS == custom_ids.REPLAY_TAGS
 
 
