@@ -260,8 +260,15 @@ async def story(s: Story) -> None:
 
     result = await s.slash(alice, "challenge", game="tomb")
     card = result.response
+    await s.keep("challenge-board", "A challenge board",
+                 "alice's own board of her challenge, sent privately under the card: card "
+                 "faces, the table picture and when the challenge closes.",
+                 result.followups[0], user="alice", command="challenge")
     bobs = await s.click(bob, card, s.labelled(card, "Accept"))
-    await s.play(bob, bobs, None, 5)
+    bobs = await s.play(bob, bobs, None, 5)
+    await s.keep("challenge-board-finished", "A finished challenge board",
+                 "bob's board once his run is over: his rank in the challenge so far.",
+                 bobs, user="bob", command="challenge")
     await s.keep("challenge-card", "A challenge card",
                  "alice's public challenge after bob accepted and finished his run; alice is "
                  "still playing.", card, user="alice", command="challenge")
