@@ -21,7 +21,9 @@ The kinds, their fields, and the values they are read as (``Click.fields``):
 - ``rt`` (a rating board's page): game, variant, scope, guild (never used, as ``lb``'s), page;
 - ``rp`` (a replay step): run id, step, tag;
 - ``ch`` (a challenge): ``acc`` or ``close``, challenge id;
-- ``se`` (a series): ``next``, series id, run number; or ``new``, length.
+- ``se`` (a series): ``next``, series id, run number; or ``new``, length;
+- ``dy`` (a board's "Play today's deal"): game, variant;
+- ``hp`` (a /help topic): ``intro`` or a topic's key (``bot.cogs.info.TOPICS``).
 
 Ids of the first release (``dd:<run>:<move>:<action>``, ``ddc:<verb>:<run>:<arg>``) are read
 as ``legacy`` with their run id, answered like a stale board.
@@ -48,6 +50,10 @@ REPLAY = "rp"
 RATING_PAGE = "rt"
 CHALLENGE = "ch"
 SERIES = "se"
+DAILY = "dy"
+HELP = "hp"
+#: The /help topics a button may open (``bot.cogs.info.TOPICS``, and ``intro``).
+HELP_TOPICS = ("intro", "play", "daily", "boards", "friends", "settings")
 LEGACY = "legacy"
 GARBLED = "garbled"
 
@@ -120,6 +126,8 @@ LAYOUTS: dict[str, tuple[Field, ...] | dict[str, tuple[Field, ...]]] = {
     REPLAY: (ROW_ID, STEP, one_of(*REPLAY_TAGS)),
     CHALLENGE: {"acc": (ROW_ID,), "close": (ROW_ID,)},
     SERIES: {"next": (ROW_ID, COUNT), "new": (COUNT,)},
+    DAILY: (GAME, VARIANT),
+    HELP: (one_of(*HELP_TOPICS),),
 }
 
 _ID = re.compile(r"dd\.([a-z]{1,8}):(.*)", re.S)

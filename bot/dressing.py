@@ -105,15 +105,18 @@ class TablePictures:
         return False
 
     def attach_later(
-        self, interaction: discord.Interaction[Any], run: Run, last_action: str | None
+        self, interaction: discord.Interaction[Any], run: Run, last_action: str | None,
+        message: discord.WebhookMessage | None = None,
     ) -> None:
-        """Draw the run's table off the event loop, then put it on the answered message."""
-        task = asyncio.create_task(self._attach(interaction, run, last_action))
+        """Draw the run's table off the event loop, then put it on the answered message (or
+        on ``message``, a board sent as a follow-up)."""
+        task = asyncio.create_task(self._attach(interaction, run, last_action, message))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _attach(
-        self, interaction: discord.Interaction[Any], run: Run, last_action: str | None
+        self, interaction: discord.Interaction[Any], run: Run, last_action: str | None,
+        message: discord.WebhookMessage | None = None,
     ) -> None:
         try:
             file = discord.File(io.BytesIO(await self.png(run.view, last_action)), FILENAME)
@@ -122,7 +125,10 @@ class TablePictures:
             async with self._turn(run.id):
                 if await self.bot.core.runs.version(run.id) != run.version:
                     return  # a later click drew a newer board; its own picture follows
-                await interaction.edit_original_response(attachments=[file])
+                if message is not None:
+                    await message.edit(attachments=[file])
+                else:
+                    await interaction.edit_original_response(attachments=[file])
             metrics.picture("attached")
         except Exception:
             log.warning("run %s: the table picture could not be attached; the board stays "

@@ -87,6 +87,26 @@ class Presenter:
             assert run is not None
             bot.table_pictures.attach_later(interaction, run, last_action)
 
+    async def present_followup(self, interaction: discord.Interaction[Any],
+                               screen: screens.Screen) -> None:
+        """Send ``screen`` privately as a follow-up (the interaction's response was another
+        message, as a challenge's public card), dressed as :meth:`present` dresses a board:
+        its kind's extras, card faces, and its table picture once drawn."""
+        bot = self.bot
+        run = screen.run
+        if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
+            await extra(run, screen)
+        picture = (
+            bot.pictures and run is not None
+            and await bot.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
+            and bot.table_pictures.has_room()
+        )
+        dressing.dress(screen.embed, screen.buttons, bot.card_emoji, picture=picture)
+        sent = await interaction.followup.send(ephemeral=True, wait=True, **screen.kwargs())
+        if picture:
+            assert run is not None
+            bot.table_pictures.attach_later(interaction, run, None, message=sent)
+
     async def standing(self, run: Run) -> str | None:
         """Where a finished daily stands on its day's boards, and when the next deal comes."""
         if run.kind is not RunKind.DAILY or not run.over:

@@ -50,6 +50,12 @@ def period_span(day: str | None, month: str | None) -> str | None:
     return word if word in ("week", "month") else None
 
 
+async def yours(interaction: discord.Interaction[Any], text: str) -> None:
+    """After a public board, the caller's own place on it, told to them only: the board
+    itself marks nobody, as everyone who reads it sees it."""
+    await interaction.followup.send(text, ephemeral=True, allowed_mentions=replies.NO_MENTIONS)
+
+
 class Boards(commands.Cog):
     """Leaderboards and stats."""
 
@@ -113,6 +119,7 @@ class Boards(commands.Cog):
         await interaction.response.send_message(
             content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
         )
+        await yours(interaction, standings.your_line(board, interaction.user.id))
 
     async def _rating(self, interaction: discord.Interaction[Any], game: str, variant: str,
                       guild_id: int | None, scope: str | None) -> None:
@@ -192,6 +199,7 @@ class Boards(commands.Cog):
         await interaction.response.send_message(
             content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
         )
+        await yours(interaction, standings.your_period_line(board, interaction.user.id))
 
     @app_commands.command(name="stats")
     @app_commands.describe(

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import metrics, replies, screens, standings
+from bot.buttons import Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.lookback import yesterday_line
 from core import Refusal, RunKind
@@ -44,6 +45,12 @@ class Daily(commands.Cog):
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        self.bot.clicks.register(standings.PLAY_DAILY, self.on_play)
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unregister(standings.PLAY_DAILY)
+
     @app_commands.command(name="daily")
     @app_commands.describe(
         game="The game whose daily deal to play",
@@ -56,6 +63,18 @@ class Daily(commands.Cog):
         self, interaction: discord.Interaction[Any], game: str, variant: str | None = None
     ) -> None:
         """Play today's deal: the same cards for everyone, one attempt each."""
+        await self.start(interaction, game, variant)
+
+    async def on_play(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A board's "Play today's deal" (``dd.dy:<game>:<variant>``, checked by
+        ``bot.custom_ids``): the clicker's own daily of that game and variant, as ``/daily``
+        gives it; a game or variant that is not one is refused like a typed one."""
+        game, variant = (str(f) for f in click.fields)
+        await self.start(interaction, game, variant)
+
+    async def start(self, interaction: discord.Interaction[Any], game: str,
+                    variant: str | None) -> None:
+        """Start or bring back the caller's daily, privately (``/daily`` and the button)."""
         core = self.bot.core
         user = interaction.user
         try:

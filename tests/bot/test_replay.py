@@ -53,7 +53,7 @@ async def test_replays_are_refused_while_the_day_is_open(world, clock, error_log
     assert refused.ephemeral
     assert refused.response.content == (
         "Donsol #5 is still open: its runs can be replayed once its boards close, at "
-        "2026-12-06 01:00 UTC, so nobody replays today's deal."
+        "<t:1796518800:f> (<t:1796518800:R>), so nobody replays today's deal."
     )
     own = await world.slash(world.alice, "replay", run=run.id)  # not even its player
     assert own.ephemeral and "still open" in own.response.content

@@ -194,10 +194,14 @@ async def story(s: Story) -> None:
                  "this server and worldwide, and the time to the next deal.",
                  daily, user="alice", command="daily")
 
-    board = (await s.slash(alice, "leaderboard", game="donsol")).response
+    asked = await s.slash(alice, "leaderboard", game="donsol")
     await s.keep("leaderboard-day", "/leaderboard (today)",
-                 "Today's Donsol board on this server: four players, alice's line marked.",
-                 board, user="alice", command="leaderboard")
+                 "Today's Donsol board on this server: four players, no line marked (everyone "
+                 "reads the same board), and Play today's deal.",
+                 asked.response, user="alice", command="leaderboard")
+    await s.keep("leaderboard-yours", "/leaderboard: your place",
+                 "What only alice is told after the public board: her own place on it.",
+                 asked.followups[0], user="alice", command="leaderboard")
     board = (await s.slash(alice, "leaderboard", game="donsol", day="week")).response
     await s.keep("leaderboard-week", "/leaderboard day:week",
                  "This week's daily points (Monday to Sunday) from three days of dailies.",
@@ -262,21 +266,32 @@ async def story(s: Story) -> None:
                  offer, user="alice", command="play")
 
     stats = (await s.slash(alice, "stats")).response
-    await s.keep("stats", "/stats", "alice's record: runs, wins, best scores and streaks, "
-                 "and her card: a histogram of her daily scores, her last 12 weeks of days "
-                 "played, frozen or missed, and her rating.",
-                 stats, user="alice", command="stats")
+    await s.keep("stats", "/stats", "alice's record: runs, wins, best scores and streaks; the "
+                 "strip starts at her first daily, a week a row; and her card: a histogram of "
+                 "her daily scores, her last 12 weeks of days played, frozen or missed, and her "
+                 "rating.", stats, user="alice", command="stats")
     shown = (await s.slash(alice, "help")).response
-    await s.keep("help", "/help", "Every command and game, privately.", shown,
-                 user="alice", command="help")
+    await s.keep("help", "/help", "A short introduction and the topics to open, privately.",
+                 shown, user="alice", command="help")
+    shown = await s.click(alice, shown, s.labelled(shown, "The daily"))
+    await s.keep("help-daily", "/help: the daily",
+                 "One topic opened: how the daily works, and its commands with their options "
+                 "as Discord shows them.", shown, user="alice", command="help")
     shown = (await s.slash(alice, "rules", game="donsol")).response
     await s.keep("rules-donsol", "/rules donsol", "Donsol's rulebook, privately.", shown,
                  user="alice", command="rules")
 
     result = await s.slash(alice, "challenge", game="tomb")
     card = result.response
+    await s.keep("challenge-board", "A challenge board",
+                 "alice's own board of her challenge, sent privately under the card: card "
+                 "faces, the table picture and when the challenge closes.",
+                 result.followups[0], user="alice", command="challenge")
     bobs = await s.click(bob, card, s.labelled(card, "Accept"))
-    await s.play(bob, bobs, None, 5)
+    bobs = await s.play(bob, bobs, None, 5)
+    await s.keep("challenge-board-finished", "A finished challenge board",
+                 "bob's board once his run is over: his rank in the challenge so far.",
+                 bobs, user="bob", command="challenge")
     await s.keep("challenge-card", "A challenge card",
                  "alice's public challenge after bob accepted and finished his run; alice is "
                  "still playing.", card, user="alice", command="challenge")
