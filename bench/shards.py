@@ -52,7 +52,7 @@ from bench._sharded import (
 from bench._standin import payloads as p
 from bench._standin.checks import answer_problems
 from bench._standin.ids import is_move
-from bench._standin.players import Load, Outcome, answered, moves_on, play
+from bench._standin.players import Load, Outcome, answered, play, playable_on
 from bench._standin.server import Interaction
 from rules import GAMES
 from tests.postgres.cluster import DURABLE, Cluster, Unavailable
@@ -211,7 +211,8 @@ async def play_to_the_end(discord: ShardedStandIn, user: int, command: str,
     if not await answered(record) or record.message_id is None:
         return None
     for _ in range(2000):
-        moves = moves_on(discord.messages[record.message_id], is_move)
+        # A move, or on a two-step board's first step (Clear's "which card?") a card.
+        moves = playable_on(discord.messages[record.message_id], is_move)
         if not moves:
             break
         click = discord.click(user, record.message_id, moves[0])

@@ -48,6 +48,9 @@ from bot.custom_ids import (  # noqa: F401 - read here by the cogs and tests
 log = logging.getLogger(__name__)
 
 GARBLED = "That button is damaged or not one of mine, so nothing was changed."
+#: What marks a hinted move's button (and the Hint button that asks for one); card faces
+#: never replace it.
+HINT_MARK = "💡"
 
 
 def make_id(kind: str, *parts: object) -> str:

@@ -13,6 +13,7 @@ import discord
 
 from bot.boards.common import clip
 from bot.buttons import ButtonRows, button, control_id, link, make_id
+from bot.timestamps import at
 from core.challenges import Card, CardLine, Challenge, OpenChallenge
 from core.clock import parse_timestamp
 from core.model import Run
@@ -23,13 +24,15 @@ from rules import GAMES
 #: (``dd.se:next:<series id>:<run number>``, ``dd.se:new:<length>``).
 CHALLENGE = "ch"
 SERIES = "se"
-COLOUR = discord.Colour.dark_red()
+#: The card's colour, open or closed: the boards' own (red read as a loss before anyone played).
+COLOUR = discord.Colour.dark_gold()
 LISTED_LINES = 50
 
 
 
 def when(stamp: str) -> str:
-    return f"{parse_timestamp(stamp):%Y-%m-%d %H:%M} UTC"
+    """A stored moment as a Discord timestamp: the reader's local time and a countdown."""
+    return at(parse_timestamp(stamp))
 
 
 def name_of(line: CardLine) -> str:
@@ -100,14 +103,32 @@ def card(card: Card) -> tuple[discord.Embed, ButtonRows | None]:
     return embed, None
 
 
-def challenge_field(embed: discord.Embed, challenge: Challenge) -> None:
-    """What a challenge run's board says about its challenge."""
+def challenge_field(embed: discord.Embed, challenge: Challenge,
+                    card: Card | None = None, run: Run | None = None) -> None:
+    """What a challenge run's board says about its challenge; once the run is over (``card``
+    and ``run`` given), where it stands among the challenge's players."""
     if challenge.closed:
         text = "Closed: the card in the channel shows the final order."
     else:
         text = (f"Open until {when(challenge.deadline)}. Everyone who accepts plays this same "
                 "deal; the card in the channel ranks you as you finish.")
+    place = rank_text(card, run) if card is not None and run is not None and run.over else None
+    if place is not None:
+        text = f"{place}\n{text}"
     embed.add_field(name=f"Challenge #{challenge.id}", value=text, inline=False)
+
+
+def rank_text(card: Card, run: Run) -> str | None:
+    """``You are **#2** of 3 who finished (1 still playing)`` (``final`` once closed)."""
+    mine = next((line for line in card.lines if line.run_id == run.id), None)
+    if mine is None or mine.rank is None:
+        return None
+    finished = len(card.finished)
+    playing = len(card.lines) - finished
+    if card.challenge.closed:
+        return f"Final: you are **#{mine.rank}** of {finished}."
+    still = f" ({playing} still playing)" if playing else ""
+    return f"You are **#{mine.rank}** of {finished} who finished so far{still}."
 
 
 def open_list(found: list[OpenChallenge]) -> tuple[str, ButtonRows | None]:

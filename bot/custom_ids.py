@@ -12,7 +12,8 @@ calm "damaged button" sentence (``bot.buttons``) before any handler sees it.
 The kinds, their fields, and the values they are read as (``Click.fields``):
 
 - ``m`` (a move): run id, version, action;
-- ``c`` (a control): verb, run id, version, argument;
+- ``c`` (a control): verb, run id, version, argument (a card's code for ``pick``, else a
+  short word);
 - ``lb`` (a leaderboard page): game, variant, day (``w<Monday>`` for a week's board,
   ``m<the 1st>`` for a month's), scope
   (``s`` this server, ``g`` everyone), guild (kept for ids already posted; never used: the
@@ -20,7 +21,9 @@ The kinds, their fields, and the values they are read as (``Click.fields``):
 - ``rt`` (a rating board's page): game, variant, scope, guild (never used, as ``lb``'s), page;
 - ``rp`` (a replay step): run id, step, tag;
 - ``ch`` (a challenge): ``acc`` or ``close``, challenge id;
-- ``se`` (a series): ``next``, series id, run number; or ``new``, length.
+- ``se`` (a series): ``next``, series id, run number; or ``new``, length;
+- ``dy`` (a board's "Play today's deal"): game, variant;
+- ``hp`` (a /help topic): ``intro`` or a topic's key (``bot.cogs.info.TOPICS``).
 
 Ids of the first release (``dd:<run>:<move>:<action>``, ``ddc:<verb>:<run>:<arg>``) are read
 as ``legacy`` with their run id, answered like a stale board.
@@ -47,6 +50,10 @@ REPLAY = "rp"
 RATING_PAGE = "rt"
 CHALLENGE = "ch"
 SERIES = "se"
+DAILY = "dy"
+HELP = "hp"
+#: The /help topics a button may open (``bot.cogs.info.TOPICS``, and ``intro``).
+HELP_TOPICS = ("intro", "play", "daily", "boards", "friends", "settings")
 LEGACY = "legacy"
 GARBLED = "garbled"
 
@@ -61,6 +68,7 @@ CONTROLS: dict[str, str] = {
     "again": "",  # a new practice run of the same game and variant
     "show": "flag",  # bring a board back from /games ("p" = privately)
     "hint": "",  # a suggested move, with why (practice runs)
+    "pick": "card",  # a two-step board's first step: redraw offering this card's moves
 }
 #: The tags of a replay's buttons (``bot.replay_screens.TAGS``); ``o`` opens a new message.
 REPLAY_TAGS = ("f", "b", "n", "l", "t", "o")
@@ -106,16 +114,20 @@ ARG = matching(r"[0-9a-z_-]{0,40}")
 GAME = matching(r"[a-z]{1,20}")
 VARIANT = matching(r"[0-9a-z_-]{1,40}")
 DAY = matching(r"[wm]?[0-9]{4}-[0-9]{2}-[0-9]{2}")
+#: A card's code (deal.md): a rank and a suit, or a joker.
+CARD = matching(r"(?:[2-9]|10|[AJQK])[SHDC]|[RB]J")
 
 #: Each kind's fields, or (for kinds whose first field says which) each verb's fields after it.
 LAYOUTS: dict[str, tuple[Field, ...] | dict[str, tuple[Field, ...]]] = {
     MOVE: (ROW_ID, VERSION, ACTION),
-    CONTROL: {verb: (ROW_ID, VERSION, ARG) for verb in CONTROLS},
+    CONTROL: {verb: (ROW_ID, VERSION, CARD if verb == "pick" else ARG) for verb in CONTROLS},
     BOARD_PAGE: (GAME, VARIANT, DAY, one_of("s", "g"), SNOWFLAKE_OR_ZERO, PAGE),
     RATING_PAGE: (GAME, VARIANT, one_of("s", "g"), SNOWFLAKE_OR_ZERO, PAGE),
     REPLAY: (ROW_ID, STEP, one_of(*REPLAY_TAGS)),
     CHALLENGE: {"acc": (ROW_ID,), "close": (ROW_ID,)},
     SERIES: {"next": (ROW_ID, COUNT), "new": (COUNT,)},
+    DAILY: (GAME, VARIANT),
+    HELP: (one_of(*HELP_TOPICS),),
 }
 
 _ID = re.compile(r"dd\.([a-z]{1,8}):(.*)", re.S)

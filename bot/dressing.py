@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import metrics
-from bot.buttons import ButtonRows
+from bot.buttons import HINT_MARK, ButtonRows
 from bot.pictures.canvas import action_cards
 from bot.pictures.table import CACHE, FILENAME, render_scene, scene, scene_key, warm_up
 from core.model import Run
@@ -79,7 +79,7 @@ def dress(embed: discord.Embed, rows: ButtonRows, emoji: CardEmoji,
         for i, item in enumerate(rows.buttons):
             if item.custom_id:
                 cards = action_cards(item.custom_id.rsplit(":", 1)[-1])
-                if cards and cards[0] in emoji:
+                if cards and cards[0] in emoji and item.emoji != HINT_MARK:
                     rows.replace(i, dataclasses.replace(item, emoji=emoji[cards[0]]))
     if picture:
         embed.set_image(url=f"attachment://{FILENAME}")

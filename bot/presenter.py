@@ -64,26 +64,7 @@ class Presenter:
         on it when synced, and its table picture with it when drawn in time (``bot.dressing``):
         a board with its picture is sent in its pictured form (one status line for the
         fields), one without in full."""
-        bot = self.bot
-        run = screen.run
-        if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
-            await extra(run, screen)
-        picture = (
-            bot.pictures and run is not None
-            and await bot.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
-            and bot.table_pictures.has_room()
-        )
-        # The picture goes out in this one response (no second edit that makes the message
-        # jump); a picture not drawn in time leaves the complete text board.
-        file = None
-        if picture:
-            assert run is not None
-            file = await bot.table_pictures.drawn(run, last_action)
-            picture = file is not None
-        if picture and screen.pictured is not None:
-            # The picture carries the table: the text keeps the events, status and prompt.
-            screen.pictured.apply(screen.embed)
-        dressing.dress(screen.embed, screen.buttons, bot.card_emoji, picture=picture)
+        file = await self._dressed(interaction, screen, last_action)
         kwargs = screen.kwargs()
         if edit:
             message = interaction.message
@@ -99,6 +80,43 @@ class Presenter:
             if file is not None:
                 kwargs["file"] = file
             await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+
+    async def present_followup(self, interaction: discord.Interaction[Any],
+                               screen: screens.Screen) -> None:
+        """Send ``screen`` privately as a follow-up (the interaction's response was another
+        message, as a challenge's public card), dressed as :meth:`present` dresses a board:
+        its kind's extras, card faces, and its table picture with it."""
+        file = await self._dressed(interaction, screen, None)
+        kwargs = screen.kwargs()
+        if file is not None:
+            kwargs["file"] = file
+        await interaction.followup.send(ephemeral=True, **kwargs)
+
+    async def _dressed(self, interaction: discord.Interaction[Any], screen: screens.Screen,
+                       last_action: str | None) -> discord.File | None:
+        """Dress ``screen`` for the user: its kind's extras, card faces, and when pictures are
+        on and the table is drawn in time, the picture (returned, to send with the board) and
+        the board's pictured form."""
+        bot = self.bot
+        run = screen.run
+        if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
+            await extra(run, screen)
+        picture = (
+            bot.pictures and run is not None
+            and await bot.core.settings.pictures_on(interaction.guild_id, interaction.user.id)
+            and bot.table_pictures.has_room()
+        )
+        # The picture goes out in the board's one message (no later edit that makes it
+        # jump); a picture not drawn in time leaves the complete text board.
+        file = None
+        if picture:
+            assert run is not None
+            file = await bot.table_pictures.drawn(run, last_action)
+        if file is not None and screen.pictured is not None:
+            # The picture carries the table: the text keeps the events, status and prompt.
+            screen.pictured.apply(screen.embed)
+        dressing.dress(screen.embed, screen.buttons, bot.card_emoji, picture=file is not None)
+        return file
 
     async def standing(self, run: Run) -> str | None:
         """Where a finished daily stands on its day's boards, and when the next deal comes."""

@@ -1,12 +1,12 @@
 """What a replay shows: one step of a finished daily, with buttons to page through it.
 
 A step is the run's board at that point, drawn by ``bot.boards`` with no actions (so no move
-buttons), the move that led there as its button read and that move's events, and the run's
-turning point when it is known. Buttons carry the run and the step they lead to
-(``dd.rp:<run>:<step>:<tag>``), so a replay posted before a restart pages on after it; the
-tag tells the buttons apart (Discord wants one id per button), and ``o`` opens a replay in
-a new message (from a leaderboard or a finished daily's board). Nothing here talks to
-Discord or the database.
+buttons), the move that led there as its button read and that move's events, the run's
+turning point when it is known, and the run's look back (``bot.lookback``). Buttons carry
+the run and the step they lead to (``dd.rp:<run>:<step>:<tag>``), so a replay posted before
+a restart pages on after it; the tag tells the buttons apart (Discord wants one id per
+button), and ``o`` opens a replay in a new message (from a leaderboard or a finished daily's
+board). Nothing here talks to Discord or the database.
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ import discord
 from bot.boards.common import add_field
 from bot.buttons import ButtonRows, button, make_id
 from bot.games import render_board
+from bot.lookback import replay_field
 from bot.standings import REPLAY
+from core.lookback import LookBack
 from core.replays import Step
 
 #: The tags of a replay's buttons; ``o`` opens the replay in a new message.
@@ -30,8 +32,11 @@ def replay_id(run_id: int, step: int, tag: str) -> str:
     return make_id(REPLAY, run_id, step, tag)
 
 
-def step_screen(step: Step, *, owner: str | None = None) -> tuple[discord.Embed, ButtonRows]:
-    """The embed and buttons of one step of a replay."""
+def step_screen(
+    step: Step, *, owner: str | None = None, lookback: LookBack | None = None
+) -> tuple[discord.Embed, ButtonRows]:
+    """The embed and buttons of one step of a replay, with the run's look back when given
+    (``core.lookback``: par, percentile and the day's best)."""
     run = step.run
     if step.number == 0:
         notice = f"🎞️ Replay of run #{run.id}: the deal, before the first move."
@@ -49,6 +54,8 @@ def step_screen(step: Step, *, owner: str | None = None) -> tuple[discord.Embed,
                   inline=False)
     elif turn is not None:
         add_field(embed, "Turning point", turn.text, inline=False)
+    if lookback is not None:
+        replay_field(embed, lookback)
     embed.set_footer(text=f"Step {step.number} of {step.total} · final score "
                      f"{run.view['score_text']}")
     return embed, _buttons(step)

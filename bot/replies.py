@@ -13,6 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.timestamps import localized
+
 log = logging.getLogger(__name__)
 
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -53,7 +55,9 @@ def unexpected_text(error_id: str, *, written: bool = False) -> str:
 
 
 async def notice(interaction: discord.Interaction[Any], text: str) -> None:
-    """Tell only the clicker or invoker ``text``; the one response, or a follow-up after it."""
+    """Tell only the clicker or invoker ``text``; the one response, or a follow-up after it.
+    A time the core wrote in UTC words becomes a Discord timestamp (``bot.timestamps``)."""
+    text = localized(text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
     else:

@@ -17,10 +17,10 @@ import discord
 
 from bot import standings
 from bot.boards.common import Pictured
-from bot.buttons import ButtonRows, PlainButton, button, control_id, move_id
-from bot.games import render_board
+from bot.buttons import HINT_MARK, ButtonRows, PlainButton, button, control_id, move_id
+from bot.games import choose, render_board
 from core import Run, RunKind, RunStatus
-from rules import GAMES
+from core.clock import parse_timestamp
 from rules.deal import commitment
 
 CONTROL_ROW = 4
@@ -51,12 +51,21 @@ class Screen:
 
 
 def board(
-    run: Run, *, owner: str | None = None, notice: str | None = None, standing: str | None = None
+    run: Run,
+    *,
+    owner: str | None = None,
+    notice: str | None = None,
+    standing: str | None = None,
+    hinted: str | None = None,
+    choice: str | None = None,
 ) -> Screen:
     """The run's board: the game's buttons, then Undo/Resign while playing or Play again.
 
     A daily's board also shows its deal's commitment, and once over, ``standing``: where the
-    run stands on the day's boards."""
+    run stands on the day's boards. ``hinted`` is the move a hint suggests: its button (or
+    the first step's button that leads to it) carries :data:`HINT_MARK`. ``choice`` draws a
+    two-step board's second step (``can_choose`` says whether the board offers it), with
+    Back to the first."""
     view = run.view
     if run.status is RunStatus.RESIGNED:
         # The engine's state does not know about resigning: its prompt would still ask for a
@@ -64,7 +73,7 @@ def board(
         view = {**view, "prompt": RESIGNED}
     drawn = render_board(
         view, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
-        notice=notice,
+        notice=notice, choice=choice,
     )
     if run.kind is RunKind.DAILY:
         if standing:
@@ -74,15 +83,23 @@ def board(
     playing = run.status is RunStatus.PLAYING
     # A resigned run's state is not over, so the board may still draw (disabled) buttons.
     for spec in drawn.buttons if playing else ():
+        if spec.opens:  # a first step: the click only redraws, offering these moves
+            custom_id = control_id("pick", run.id, run.version, spec.action)
+            marked = hinted in spec.opens
+        else:
+            custom_id = move_id(run.id, run.version, spec.action)
+            marked = hinted == spec.action
         rows.add(button(
-            move_id(run.id, run.version, spec.action), label=spec.label, style=spec.style,
-            row=spec.row, disabled=spec.disabled, emoji=spec.emoji,
+            custom_id, label=spec.label, style=spec.style, row=spec.row,
+            disabled=spec.disabled, emoji=HINT_MARK if marked else spec.emoji,
         ))
+    if playing and choice is not None:
+        rows.add(_control("board", run, label="Back", emoji="◀️"))
     if playing:
         if run.kind is RunKind.PRACTICE and run.moves > 0:
             rows.add(_control("undo", run, label="Undo", emoji="↩️"))
         if run.kind is RunKind.PRACTICE:  # never on dailies, challenges or series
-            rows.add(_control("hint", run, label="Hint", emoji="💡"))
+            rows.add(_control("hint", run, label="Hint", emoji=HINT_MARK))
         rows.add(_control("resign", run, label="Resign", emoji="🏳️"))
     else:
         rows.add(_control("again", run, label="Play again", emoji="🔁",
@@ -90,15 +107,25 @@ def board(
     return Screen(drawn.embed, rows, run, drawn.pictured if playing else None)
 
 
+def can_choose(run: Run, choice: str) -> bool:
+    """Whether the run's board offers ``choice`` as a first step now."""
+    return run.status is RunStatus.PLAYING and choose(run.view, run.actions, choice) is not None
+
+
 def hint_notice(run: Run, action: str, reason: str) -> str:
-    """The line a hint adds atop the board: the move as its button reads, and why."""
+    """The line a hint adds atop the board: the move in the engine's words, and why (its
+    button, or the button that leads to it, is marked with :data:`HINT_MARK`)."""
     label = run.engine.label(run.view, action)
-    return f"💡 Hint: **{label}** — {reason}"
+    return f"{HINT_MARK} Hint: **{label}** — {reason}"
 
 
 def confirm_resign(run: Run, *, owner: str | None = None) -> Screen:
-    """The board without its game buttons, asking whether to resign."""
-    embed = _still(run, owner=owner, notice=CONFIRM_RESIGN)
+    """The board without its game buttons, the question as its prompt (the move it asked
+    for is not the question now)."""
+    embed = render_board(
+        {**run.view, "prompt": CONFIRM_RESIGN}, [], run_id=run.id, kind=run.kind, day=run.day,
+        owner=owner, notice=None,
+    ).embed
     rows = ButtonRows()
     rows.add(_control("confirm", run, label="Yes, resign", row=0,
                       style=discord.ButtonStyle.danger))
@@ -108,13 +135,15 @@ def confirm_resign(run: Run, *, owner: str | None = None) -> Screen:
 
 
 def unfinished(run: Run, *, variant: str | None, owner: str | None = None) -> Screen:
-    """An unfinished run found by /play: resume it, or abandon it and start ``variant``."""
-    title = GAMES[run.game].title
-    embed = _still(
-        run, owner=owner,
-        notice=f"You have an unfinished {title} run (move {run.moves}). "
-        "Resume it, or abandon it and start anew.",
+    """An unfinished run found by /play: one line about it (not its board), and Resume, or
+    Abandon to start ``variant`` anew."""
+    embed = discord.Embed(
+        title=f"Your unfinished {run.title} run",
+        description=f"{unfinished_line(run)}\n\nResume it, or abandon it and start anew.",
+        colour=discord.Colour.blurple(),
     )
+    if owner:
+        embed.set_author(name=f"{owner}'s run")
     rows = ButtonRows()
     rows.add(_control("resume", run, label="Resume", emoji="▶️", row=0,
                       style=discord.ButtonStyle.primary))
@@ -149,6 +178,21 @@ def describe(run: Run) -> str:
     )
 
 
+def unfinished_line(run: Run) -> str:
+    """``**Donsol** (normal, practice) · move 12 · 14 HP · started <t:…:R>, last played
+    <t:…:R>``: Discord shows each moment in the reader's time, as a countdown."""
+    kind = f"daily {run.day}" if run.kind is RunKind.DAILY else run.kind.value
+    started = int(parse_timestamp(run.created_at).timestamp())
+    played = int(parse_timestamp(run.updated_at).timestamp())
+    when = f"started <t:{started}:R>"
+    if played != started:
+        when += f", last played <t:{played}:R>"
+    return (
+        f"**{run.title}** ({run.variant}, {kind}) · move {run.moves} · "
+        f"{run.view['score_text']} · {when}"
+    )
+
+
 # ----- helpers ------------------------------------------------------------------------------
 
 
@@ -164,10 +208,3 @@ def _control(
 ) -> PlainButton:
     return button(control_id(verb, run.id, run.version, arg), label=label, emoji=emoji,
                   style=style, row=row)
-
-
-def _still(run: Run, *, owner: str | None, notice: str) -> discord.Embed:
-    """The board's embed alone, drawn with no actions so it offers no buttons."""
-    return render_board(
-        run.view, [], run_id=run.id, kind=run.kind, day=run.day, owner=owner, notice=notice
-    ).embed

@@ -10,6 +10,8 @@ import discord
 
 from bot.boards.common import clip
 from bot.buttons import ButtonRows, button, make_id
+from bot.timestamps import at, clock, countdown
+from core.clock import utc
 from core.daily import closes_at, day_number, next_deal_at
 from core.freezes import MAX_FREEZES
 from core.model import Run
@@ -26,14 +28,20 @@ BOARD_PAGE = "lb"
 RATING_PAGE = "rt"
 #: The custom id kind of a replay's buttons (``bot.cogs.replays``).
 REPLAY = "rp"
+#: The custom id kind of a board's "Play today's deal" (``bot.cogs.daily``).
+PLAY_DAILY = "dy"
+#: The characters of a commitment a daily board shows: enough to compare with /verify.
+SHORT_COMMITMENT = 12
 #: A closed day's board offers a replay of its page's first runs.
 REPLAY_BUTTONS = 3
 COLOUR = discord.Colour.dark_gold()
 
-#: The last days of dailies at a glance, one square a day.
+#: The last days of dailies at a glance, one square a day, a week a row.
 #: The 14-day strip's mark of each kind of end (``Game.outcomes``), a resignation and a day not
-#: played.
-MARKS = {"win": "🟩", "out": "🟨", "loss": "🟥", "resigned": "⬜", "none": "⬛"}
+#: played (a mark that shows on Discord's dark theme, where ⬛ vanishes).
+MARKS = {"win": "🟩", "out": "🟨", "loss": "🟥", "resigned": "⬜", "none": "➖"}
+#: Days in a row of the strip: a week, so it keeps its shape at phone width.
+STRIP_ROW = 7
 #: A day not played that a streak freeze stood in for.
 FROZEN = "❄️"
 #: Said in /help and docs: how equal scores are ordered.
@@ -48,18 +56,42 @@ def game_day(game: str, day: str) -> str:
     return f"{GAMES[game].title} #{day_number(day)}"
 
 
-def until(moment: datetime, now: datetime) -> str:
-    """``5 h 12 min`` from ``now`` to ``moment`` (``now`` if past)."""
-    minutes = max(0, int((moment - now).total_seconds() // 60))
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
-
-
-def line_text(line: BoardLine, *, you: bool = False) -> str:
+def line_text(line: BoardLine) -> str:
     name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
     status = " (resigned)" if line.status == "resigned" else ""
-    text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.score_text or line.score}{status}"
-    return f"{text} ← you" if you else text
+    return f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.score_text or line.score}{status}"
+
+
+def short_commitment(commitment: str) -> str:
+    """The commitment's first characters, enough to compare with the whole one in /verify."""
+    return f"{commitment[:SHORT_COMMITMENT]}…"
+
+
+def play_daily_id(game: str, variant: str) -> str:
+    """A board's "Play today's deal": starts or resumes the clicker's daily (``bot.cogs.daily``)."""
+    return make_id(PLAY_DAILY, game, variant)
+
+
+def play_daily_button(rows: ButtonRows, game: str, variant: str, row: int = 2) -> None:
+    rows.add(button(play_daily_id(game, variant), label="Play today's deal", emoji="📅",
+                    style=discord.ButtonStyle.primary, row=row))
+
+
+def viewer_of(lines: list[Any], own: Any, viewer_id: int | None) -> Any:
+    """The viewer's line on a board (on its page, or ``own`` below it), or None."""
+    if viewer_id is None:
+        return None
+    return next((line for line in lines if line.owner_id == viewer_id), own)
+
+
+def your_line(board: Leaderboard, viewer_id: int | None) -> str:
+    """What only the caller of a public day's board is told: their own place on it."""
+    line = viewer_of(board.lines, board.own, viewer_id)
+    if line is None:
+        return ("You have no ranked run on this board yet." if not board.closed
+                else "You have no ranked run on this board.")
+    status = " (resigned)" if line.status == "resigned" else ""
+    return (f"You: **#{line.rank}** of {board.size} · {line.score_text or line.score}{status}")
 
 
 # ----- leaderboards -------------------------------------------------------------------------
@@ -74,14 +106,15 @@ def board_page_id(board: Leaderboard, page: int) -> str:
 def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
                 guild_name: str | None = None, par: ParStanding | None = None,
                 ) -> tuple[discord.Embed, ButtonRows | None]:
-    """A page of a day's board, the viewer's line if lower, and paging buttons; once the
-    day is closed, its par (``par``) and a button to replay each of the page's first
-    :data:`REPLAY_BUTTONS` runs."""
+    """A page of a day's board as everyone reading it sees it (no line marked: the caller
+    hears their own place privately, :func:`your_line`), paging buttons, and while the day is
+    open "Play today's deal"; once closed, its par (``par``) and a button to replay each of
+    the page's first :data:`REPLAY_BUTTONS` runs. ``viewer_id`` is not shown: it is kept for
+    callers that still pass it."""
+    del viewer_id
     where = f"{guild_name or 'this server'}" if board.guild_id is not None else "everyone"
     title = f"{game_day(board.game, board.day)} · {board.variant} · {where}"
-    lines = [line_text(line, you=line.owner_id == viewer_id) for line in board.lines]
-    if board.own is not None:
-        lines += ["…", line_text(board.own, you=True)]
+    lines = [line_text(line) for line in board.lines]
     if not board.lines:
         lines = ["No ranked runs yet. Play today's deal with `/daily`."]
     if board.min_account_age:
@@ -89,20 +122,21 @@ def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
                      "on this server's board.*")
     embed = discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
     if board.closed:
-        state = f"Final. Seed {board.seed} (revealed) · check it with /verify"
+        state = f"Final. Seed `{board.seed}` (revealed): check it with /verify."
     else:
         final = closes_at(board.day)
-        state = f"Open: final at {final:%H:%M} UTC, in {until(final, now)}"
-    embed.add_field(name="Board", value=state, inline=False)
+        state = (f"Open: runs may rank until {clock(final)} ({countdown(final)}). Commitment "
+                 f"`{short_commitment(board.commitment)}`: check it with /verify.")
+    embed.add_field(name="Ranked runs" if board.closed else "Ranking until", value=state,
+                    inline=False)
     if par is not None:
         embed.add_field(name="Par", value=par_field(par), inline=False)
-    embed.set_footer(text=clip(
-        f"{board.size} ranked · page {board.page + 1}/{board.pages} · "
-        f"commitment {board.commitment[:16]}…", 2048))
+    embed.set_footer(text=clip(f"{board.size} ranked · page {board.page + 1}/{board.pages}",
+                               2048))
     replays = board.lines[:REPLAY_BUTTONS] if board.closed else []
-    if board.pages <= 1 and not replays:
-        return embed, None
     rows = ButtonRows()
+    if not board.closed and board.day == next_deal_day(now):
+        play_daily_button(rows, board.game, board.variant)
     if board.pages > 1:
         rows.add(button(board_page_id(board, board.page - 1), label="Previous",
                         emoji="◀️", disabled=board.page == 0, row=0))
@@ -111,7 +145,12 @@ def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
     for line in replays:
         rows.add(button(replay_open_id(line.run_id), label=f"Replay #{line.rank}",
                         emoji="🎞️", row=1))
-    return embed, rows
+    return embed, (rows if rows.buttons else None)
+
+
+def next_deal_day(now: datetime) -> str:
+    """Today's UTC day at ``now``: the day whose deal "Play today's deal" plays."""
+    return utc(now).date().isoformat()
 
 
 def replay_open_id(run_id: int) -> str:
@@ -146,16 +185,28 @@ def period_page_id(board: PeriodBoard, page: int) -> str:
                    f"{SPAN_MARKS[board.span]}{board.first}", scope, board.guild_id or 0, page)
 
 
-def period_line_text(line: PeriodLine, unit: str, *, you: bool = False) -> str:
+def period_line_text(line: PeriodLine, unit: str) -> str:
     name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
     days = "day" if line.days == 1 else "days"
-    text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.total} {unit} ({line.days} {days})"
-    return f"{text} ← you" if you else text
+    return f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.total} {unit} ({line.days} {days})"
+
+
+def your_period_line(board: PeriodBoard, viewer_id: int | None) -> str:
+    """What only the caller of a public week's or month's board is told: their place."""
+    line = viewer_of(board.lines, board.own, viewer_id)
+    if line is None:
+        return "You have no ranked daily on this board."
+    _, unit = GAMES[board.game].stat
+    days = "day" if line.days == 1 else "days"
+    return f"You: **#{line.rank}** of {board.size} · {line.total} {unit} ({line.days} {days})"
 
 
 def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | None = None,
                  guild_name: str | None = None) -> tuple[discord.Embed, ButtonRows | None]:
-    """A page of a week's or a month's board: each player's daily points added up."""
+    """A page of a week's or a month's board: each player's daily points added up, no line
+    marked (:func:`your_period_line` is the caller's, said privately), and while it is open
+    "Play today's deal"."""
+    del viewer_id
     engine = GAMES[board.game]
     _, unit = engine.stat
     where = f"{guild_name or 'this server'}" if board.guild_id is not None else "everyone"
@@ -166,10 +217,7 @@ def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | N
         period, span_words, this = (f"month of {board.month}",
                                     f"{board.first} to {board.last}", "this month")
     title = f"{engine.title} · {period} · {board.variant} · {where}"
-    lines = [period_line_text(line, unit, you=line.owner_id == viewer_id)
-             for line in board.lines]
-    if board.own is not None:
-        lines += ["…", period_line_text(board.own, unit, you=True)]
+    lines = [period_line_text(line, unit) for line in board.lines]
     if not board.lines:
         lines = [f"No ranked dailies {this} yet. Play today's deal with `/daily`."
                  if not board.closed else "Nobody ranked a daily in it."]
@@ -180,21 +228,22 @@ def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | N
     embed = discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
     if board.span == "month":
         final = closes_at(board.last)
-        state = ("Final." if board.closed else
-                 f"Open: final at {final:%Y-%m-%d %H:%M} UTC"
-                 + (f", in {until(final, now)}" if now is not None else ""))
-        embed.add_field(name="Board", value=state, inline=False)
+        state = ("Final: the month's last day has closed." if board.closed else
+                 f"Open: final at {at(final)}.")
+        embed.add_field(name="Ranked dailies", value=state, inline=False)
     embed.set_footer(text=clip(
         f"Each player's ranked daily {unit}, added up {span_words} (UTC) · "
         f"{board.size} players · page {board.page + 1}/{board.pages}", 2048))
-    if board.pages <= 1:
-        return embed, None
     rows = ButtonRows()
-    rows.add(button(period_page_id(board, board.page - 1), label="Previous", emoji="◀️",
-                    disabled=board.page == 0))
-    rows.add(button(period_page_id(board, board.page + 1), label="Next", emoji="▶️",
-                    disabled=board.page >= board.pages - 1))
-    return embed, rows
+    if board.pages > 1:
+        rows.add(button(period_page_id(board, board.page - 1), label="Previous", emoji="◀️",
+                        disabled=board.page == 0, row=0))
+        rows.add(button(period_page_id(board, board.page + 1), label="Next", emoji="▶️",
+                        disabled=board.page >= board.pages - 1, row=0))
+    if (not board.closed and now is not None
+            and board.first <= next_deal_day(now) <= board.last):
+        play_daily_button(rows, board.game, board.variant, row=1)
+    return embed, (rows if rows.buttons else None)
 
 
 # ----- the rating board --------------------------------------------------------------------
@@ -205,26 +254,34 @@ def rating_page_id(board: RatingBoard, page: int) -> str:
     return make_id(RATING_PAGE, board.game, board.variant, scope, board.guild_id or 0, page)
 
 
-def rating_line_text(line: RatingLine, *, you: bool = False) -> str:
+def rating_line_text(line: RatingLine) -> str:
     name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
     days = "day" if line.days == 1 else "days"
     note = " provisional" if line.days < ESTABLISHED_DAYS else ""
-    text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.rating} ({line.days} {days}{note})"
-    return f"{text} ← you" if you else text
+    return f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.rating} ({line.days} {days}{note})"
+
+
+def your_rating_line(board: RatingBoard, viewer_id: int | None) -> str:
+    """What only the caller of a public rating board is told: their place on it."""
+    line = viewer_of(board.lines, board.own, viewer_id)
+    if line is None:
+        return "You are not rated on this board yet."
+    days = "day" if line.days == 1 else "days"
+    return f"You: **#{line.rank}** of {board.size} · rating {line.rating} ({line.days} {days})"
 
 
 def rating_board(board: RatingBoard, *, viewer_id: int | None,
                  guild_name: str | None = None) -> tuple[discord.Embed, ButtonRows | None]:
-    """A page of a rating board: each player's rating from the closed days' global boards."""
+    """A page of a rating board: each player's rating from the closed days' global boards, no
+    line marked (:func:`your_rating_line` is the caller's, said privately)."""
+    del viewer_id
     engine = GAMES[board.game]
     where = f"{guild_name or 'this server'}" if board.guild_id is not None else "everyone"
     title = f"{engine.title} · rating · {board.variant} · {where}"
-    lines = [rating_line_text(line, you=line.owner_id == viewer_id) for line in board.lines]
-    if board.own is not None:
-        lines += ["…", rating_line_text(board.own, you=True)]
+    lines = [rating_line_text(line) for line in board.lines]
     if not board.lines:
-        lines = ["Nobody is rated yet: ratings come from the daily boards once a day closes "
-                 "(01:00 UTC)."]
+        lines = ["Nobody is rated yet: ratings come from the daily boards once a day's boards "
+                 "are final."]
     if board.min_account_age:
         lines.append(f"\n*Accounts younger than {board.min_account_age} days are not ranked "
                      "on this server's board.*")
@@ -269,10 +326,30 @@ def contest_lines(contests: ContestRecord | None) -> list[str]:
     return lines
 
 
+def strip_days(record: GameRecord) -> list[tuple[str, Any]]:
+    """The strip's days: the last 14, from the player's first daily on (fewer when new)."""
+    first = record.first_daily
+    if first is None:
+        return []
+    return [(day, m) for day, m in record.recent if day >= first]
+
+
 def strip(record: GameRecord, engine: Game[Any]) -> str:
-    """The last days at a glance: a mark a day, ❄️ for a day a freeze stood in for."""
-    return "".join(FROZEN if m is None and day in record.frozen else mark(m, engine)
-                   for day, m in record.recent)
+    """The last days at a glance from the player's first daily on: a mark a day, ❄️ for a day
+    a freeze stood in for, a week a row (oldest first); empty before any daily."""
+    marks = [FROZEN if m is None and day in record.frozen else mark(m, engine)
+             for day, m in strip_days(record)]
+    return "\n".join("".join(marks[k:k + STRIP_ROW]) for k in range(0, len(marks), STRIP_ROW))
+
+
+def strip_line(record: GameRecord, engine: Game[Any]) -> str:
+    """``Last 14 days:`` (or fewer, since the first daily) and the strip below it."""
+    days = len(strip_days(record))
+    if not days:
+        return "Dailies: none yet (`/daily` to play today's deal)."
+    heading = (f"Last {days} days:" if days == len(record.recent)
+               else f"Since the first daily ({days} {'day' if days == 1 else 'days'}):")
+    return f"{heading}\n{strip(record, engine)}"
 
 
 def freeze_line(record: GameRecord) -> str:
@@ -313,7 +390,7 @@ def stats(name: str, records: list[GameRecord],
             f"Best: **{s.best_text}** · average {s.average_points or 0:.1f} {unit}",
             f"Daily streak: **{record.current_streak}** (longest {record.longest_streak})",
             freeze_line(record),
-            "Last 14 days: " + strip(record, engine),
+            strip_line(record, engine),
         ]
         rated = rating_line((ratings or {}).get(s.game))
         if rated is not None:
@@ -325,8 +402,8 @@ def stats(name: str, records: list[GameRecord],
             lines.append(f"Par reached: **{par.reached}** of {par.played} solved dailies")
         lines += contest_lines((contests or {}).get(s.game))
         embed.add_field(name=engine.title, value="\n".join(lines), inline=False)
-    embed.set_footer(text="🟩 won · 🟨 out alive · 🟥 lost · ⬜ resigned · ⬛ not played · "
-                     "❄️ frozen (a freeze for every 7 days in a row)")
+    embed.set_footer(text=f"🟩 won · 🟨 out alive · 🟥 lost · ⬜ resigned · {MARKS['none']} not "
+                     "played · ❄️ frozen (a freeze for every 7 days in a row) · a week a row")
     return embed
 
 
@@ -343,17 +420,17 @@ def standing_text(run: Run, standing: Standing, now: datetime) -> str:
     if standing.world is not None:
         parts.append(f"#{standing.world.rank} of {standing.world_size} worldwide")
     assert run.day is not None
-    nxt = next_deal_at(now.date().isoformat())
+    nxt = next_deal_at(utc(now).date().isoformat())
     text = " · ".join(parts) if parts else "Not on a board."
-    return f"{text}\nNext deal in {until(nxt, now)} (00:00 UTC)."
+    return f"{text}\nNext deal {countdown(nxt)} (at {clock(nxt)})."
 
 
 def commitment_field(embed: discord.Embed, run: Run, commitment: str) -> None:
     assert run.day is not None
     embed.add_field(
         name=f"Deal of {game_day(run.game, run.day)}",
-        value=f"commitment `{commitment}`\nThe seed is revealed when the day's boards close "
-        f"({closes_at(run.day):%Y-%m-%d %H:%M} UTC): check it with /verify.",
+        value=f"Commitment `{short_commitment(commitment)}`: the seed is revealed when the "
+        f"day's boards close, {at(closes_at(run.day))}; check both with /verify.",
         inline=False,
     )
 
@@ -369,8 +446,7 @@ def verify(game: str, variant: str, day: str, commitment: str, seed: int | None,
     lines = [f"Commitment: `{commitment}`"]
     if seed is None:
         when = closes_at(day)
-        lines.append(f"The seed is revealed when the day's boards close: {when:%Y-%m-%d %H:%M} "
-                     f"UTC (in {until(when, now)}).")
+        lines.append(f"The seed is revealed when the day's boards close: {at(when)}.")
     else:
         lines += [
             f"Seed: `{seed}`",

@@ -15,6 +15,8 @@ One module per concern, each a small class over a shared :class:`~core.context.C
   rating board; ``skill`` the rating of a day, ``freezes`` the streak freezes;
 - ``hints``: a good move for a practice run, from what its player can know;
 - ``replays``: finished dailies of closed days step by step, with their turning point;
+- ``lookback``: a closed day's look back at a player's daily (par, percentile, the day's best,
+  the turning point) and the stats card's figures;
 - ``workers``: the processes the solver and the hints run in, off the event loop.
 
 :class:`Core` opens a store and wires them together; the Discord adapter (``bot/``), the
@@ -47,6 +49,7 @@ from core.errors import (
     StaleBoard,
 )
 from core.hints import Hints
+from core.lookback import LookBacks
 from core.model import Run, RunKind, RunStatus
 from core.par import Pars
 from core.rankings import Rankings
@@ -87,6 +90,7 @@ class Core:
         self.ratings = Ratings(self.ctx, self.daily)
         self.hints = Hints(self.runs, self.workers)
         self.replays = Replays(self.ctx, self.runs, self.workers)
+        self.lookback = LookBacks(self.ctx, self.daily, self.runs, self.replays, self.ratings)
 
     @classmethod
     async def open(

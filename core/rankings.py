@@ -119,6 +119,7 @@ class GameRecord:
     recent: list[tuple[str, DayMark | None]]  # the last RECENT_DAYS days, oldest first
     freezes: int = 0  # streak freezes held (core.freezes)
     frozen: frozenset[str] = frozenset()  # the days a freeze stood in for
+    first_daily: str | None = None  # the day of the player's first finished daily, if any
 
 
 def week_of(day: str) -> tuple[str, str]:
@@ -242,7 +243,7 @@ class Rankings:
                         for k in range(RECENT_DAYS - 1, -1, -1))
         ]
         return GameRecord(stats, streak.current, streak.longest, recent, streak.freezes,
-                          streak.frozen)
+                          streak.frozen, min((s.first for s in streaks), default=None))
 
     async def records(self, user_id: int, game: str | None = None) -> list[GameRecord]:
         """The player's record in ``game``, or in every game."""

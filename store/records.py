@@ -57,6 +57,7 @@ class Records(Protocol):
     def daily_marks(
         self, owner_id: int, game: str, since: str, wins: Collection[str]
     ) -> list[DayMark]: ...
+    def daily_scores(self, owner_id: int, game: str) -> list[list[int]]: ...
 
 
 # One line per outcome (a handful): the wins are added up from the outcomes the caller names.
@@ -103,6 +104,12 @@ SELECT_DAILY_MARKS = Query.both("""
       AND day >= {since}
     ORDER BY day, variant
 """)
+# Every finished daily's score (the stats card's histogram): one small row a day played.
+SELECT_DAILY_SCORES = Query.both("""
+    SELECT score FROM runs
+    WHERE kind = 'daily' AND owner_id = {owner_id} AND game = {game} AND status <> 'playing'
+    ORDER BY day, variant
+""")
 
 
 class RecordsSql:
@@ -143,3 +150,7 @@ class RecordsSql:
                     row["score_text"])
             for row in self.db.all(SELECT_DAILY_MARKS, params)
         ]
+
+    def daily_scores(self, owner_id: int, game: str) -> list[list[int]]:
+        rows = self.db.all(SELECT_DAILY_SCORES, {"owner_id": owner_id, "game": game})
+        return [json.loads(row["score"]) for row in rows]

@@ -21,7 +21,15 @@ from pathlib import Path
 from bench._standin import payloads as p
 from bench._standin.checks import DatabaseCheck, answer_problems, check_database
 from bench._standin.ids import parse_move
-from bench._standin.players import Load, Outcome, answered, command_options, moves_on, play
+from bench._standin.players import (
+    Load,
+    Outcome,
+    answered,
+    command_options,
+    moves_on,
+    play,
+    playable_on,
+)
 from bench._standin.process import ROOT, BotProcess
 from bench._standin.server import DEADLINE, StandIn
 from rules import GAMES
@@ -95,21 +103,36 @@ async def _keep_board(discord: StandIn, user: int, game: str, report: CrashRepor
         report.outcomes.append(Outcome(started, "start", game))
         assert await answered(started) and started.message_id, "/play was not answered"
         board = started.message_id
-        chosen = moves_on(discord.messages[board], _is_move)[0]
+        chosen = (await _moves(discord, user, board, report, game))[0]
         clicked = discord.click(user, board, chosen)
         report.outcomes.append(Outcome(clicked, "click", game, promised=parse_move(chosen)))
         assert await answered(clicked), "the first click was not answered"
-        if moves_on(discord.messages[board], _is_move):
+        if playable_on(discord.messages[board], _is_move):
             return board
     raise AssertionError(f"ten {game} runs in a row ended on their first move")
+
+
+async def _moves(discord: StandIn, user: int, board: int, report: CrashReport,
+                 game: str) -> list[str]:
+    """The board's moves; on a two-step board's first step (Clear's "which card?") the first
+    card is chosen first (a click that only redraws)."""
+    message = discord.messages[board]
+    if not moves_on(message, _is_move) and (steps := playable_on(message, _is_move)):
+        record = discord.click(user, board, steps[0])
+        report.outcomes.append(Outcome(record, "click", game))
+        if not await answered(record):
+            return []
+    return moves_on(discord.messages[board], _is_move)
 
 
 async def _play_kept(discord: StandIn, board: int, report: CrashReport) -> str:
     message = discord.messages[board]
     user = int(message["interaction_metadata"]["user"]["id"])
-    moves = moves_on(message, _is_move)
-    if not moves:
+    if not playable_on(message, _is_move):
         return "over"
+    moves = await _moves(discord, user, board, report, "kept")
+    if not moves:
+        return "refused: the card's choice was not answered"
     record = discord.click(user, board, moves[0])
     ok = await answered(record)
     outcome = Outcome(record, "click", "kept")

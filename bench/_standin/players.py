@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench._standin import payloads as p
-from bench._standin.ids import Move, is_move, parse_move
+from bench._standin.ids import Move, is_move, is_step, parse_move
 from bench._standin.server import DEADLINE, Interaction, StandIn
 
 OTHER_USER = 1 << 40  # added to a player's id: "someone else" clicking that player's board
@@ -79,6 +79,15 @@ def moves_on(message: dict[str, Any], is_move_id: Callable[[str], bool]) -> list
             if not b.get("disabled") and is_move_id(b.get("custom_id") or "")]
 
 
+def playable_on(message: dict[str, Any], is_move_id: Callable[[str], bool]) -> list[str]:
+    """What a player clicks next on a board: its moves, or, on a two-step board's first step
+    (Clear's "which card?"), the cards to choose (such a click only redraws the board)."""
+    return moves_on(message, is_move_id) or [
+        b["custom_id"] for b in p.buttons(message)
+        if not b.get("disabled") and is_step(b.get("custom_id") or "")
+    ]
+
+
 async def answered(record: Interaction) -> bool:
     """Wait for the interaction's first response (or Discord's deadline); whether it came."""
     try:
@@ -123,11 +132,11 @@ async def _start(load: Load, user_id: int, command: str, game: str) -> int | Non
         return None
     if (record.response or {}).get("type") == p.DEFERRED_CHANNEL_MESSAGE:
         for _ in range(int(DEADLINE / 0.05)):  # the board comes by editing the original
-            if moves_on(load.discord.messages[record.message_id], load.is_move):
+            if playable_on(load.discord.messages[record.message_id], load.is_move):
                 break
             await asyncio.sleep(0.05)
     # A board may be ephemeral (a daily's, or with private:true); a refusal has no moves.
-    return record.message_id if moves_on(load.discord.messages[record.message_id],
+    return record.message_id if playable_on(load.discord.messages[record.message_id],
                                          load.is_move) else None
 
 
@@ -138,20 +147,20 @@ async def _play_run(load: Load, user_id: int, game: str, board: int, rng: random
     failures, doubt = 0, False
     while not load.stop.is_set() and failures < 5:
         current = discord.messages.get(board)
-        if current is None or not (moves := moves_on(current, load.is_move)):
+        if current is None or not (moves := playable_on(current, load.is_move)):
             return  # the run is over
         if pace:
             await asyncio.sleep(rng.uniform(0.5 * pace, 1.5 * pace))
             if load.stop.is_set():
                 return
             current = discord.messages[board]
-            moves = moves_on(current, load.is_move) or moves
+            moves = playable_on(current, load.is_move) or moves
         if rng.random() < load.bad_rate:
             await _bad_click(load, user_id, game, board, current, previous, moves, rng)
             continue
         await discord.wait_connected()
         current = discord.messages[board]
-        moves = moves_on(current, load.is_move) or moves
+        moves = playable_on(current, load.is_move) or moves
         snapshot = p.copied(current)
         chosen = rng.choice(moves)
         record = discord.click(user_id, board, chosen)

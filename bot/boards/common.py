@@ -59,6 +59,19 @@ class ButtonSpec:
     action: str
     disabled: bool = False
     emoji: str | None = None
+    #: Set on a first step's button (a board that asks for a choice before the move): the
+    #: moves the board it opens offers. Such a button plays nothing: its ``action`` is the
+    #: choice it opens (e.g. a card), sent as a ``pick`` control that only redraws.
+    opens: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The second step of a two-step move: the board's prompt and its buttons for one choice
+    made on the first step (each a move)."""
+
+    prompt: str
+    buttons: tuple[ButtonSpec, ...]
 
 
 @dataclass(frozen=True)
@@ -73,6 +86,8 @@ class GameBoard:
     its kind: Victory, Defeat, Out alive); ``scene(view, last_action)`` picks exactly what the
     picture shows (JSON-safe) and ``draw(scene)`` draws it on a canvas; ``banners`` names the
     picture's banner words per outcome (else its kind's: VICTORY, DEFEAT, OUT ALIVE).
+    ``choose(view, actions, choice)``, for a game whose board picks in two steps, is the
+    second step for ``choice`` (None when that is not a choice the board offers now).
     """
 
     render: Callable[[dict[str, Any], list[str], discord.Embed], Board]
@@ -81,6 +96,7 @@ class GameBoard:
     scene: Callable[[dict[str, Any], str | None], dict[str, Any]]
     draw: Callable[[dict[str, Any]], Canvas]
     banners: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    choose: Callable[[dict[str, Any], list[str], str], Choice | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -226,14 +242,10 @@ def frame(
 
 
 def description(
-    view: dict[str, Any],
-    *,
-    notice: str | None,
-    headings: Mapping[str, str] | None = None,
-    status: str | None = None,
+    view: dict[str, Any], *, notice: str | None, headings: Mapping[str, str] | None = None
 ) -> str:
-    """The board's description: the notice, the outcome once over, the events, the
-    ``status`` line (a pictured board's, above the prompt), and the prompt."""
+    """The board's description: the notice, the outcome once over, the events, and the
+    prompt."""
     parts: list[str] = []
     if notice:
         parts.append(f"*{clip(notice, NOTICE_MAX)}*")
@@ -243,21 +255,23 @@ def description(
     events = view.get("events") or []
     if events:
         parts.append(events_text(events))
-    if status:
-        parts.append(clip(status, 300))
     if view.get("prompt"):
         parts.append(f"**{clip(view['prompt'], 300)}**")
     return clip("\n\n".join(parts), DESCRIPTION_MAX)
 
 
-def pictured(
-    view: dict[str, Any], status: str, fields: int, *, notice: str | None
-) -> Pictured | None:
-    """How a playing board reads with its table picture (None once the run is over: the
-    finished board keeps its own form)."""
+def pictured(view: dict[str, Any], status: str, fields: int, shown: str) -> Pictured | None:
+    """How a playing board reads with its table picture: its description as ``shown``
+    (the game may have set its own prompt, as a two-step board's), the ``status`` line above
+    the prompt that closes it. None once the run is over: the finished board keeps its own
+    form."""
     if view["over"]:
         return None
-    return Pictured(description(view, notice=notice, status=status), fields)
+    head, last = shown, ""
+    if view.get("prompt"):
+        head, _, last = shown.rpartition("\n\n")
+    parts = [p for p in (head, clip(status, 300), last) if p]
+    return Pictured(clip("\n\n".join(parts), DESCRIPTION_MAX), fields)
 
 
 def status_line(*parts: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +15,9 @@ from bot import replies, standings
 from bot.buttons import ButtonRows, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.cogs.ratings import send_rating_board
+from bot.lookback import day_embed as look_back_embed
+from bot.pictures.stats_card import FILENAME as CARD_FILE
+from bot.pictures.stats_card import card_data, stats_card_png
 from core import Refusal
 from core.checks import check_game, check_variant
 from core.rankings import Leaderboard
@@ -28,6 +33,8 @@ SCOPES = [
     app_commands.Choice(name="everyone", value="global"),
 ]
 DM_SERVER_BOARD = "There is no server board in a DM: here is everyone's."
+#: How long /stats waits for its card before answering without it (seconds).
+CARD_WAIT = 1.5
 #: A page id's day part: ``w<Monday>`` (a week's board) or ``m<the 1st>`` (a month's).
 PAGE_SPANS = {"w": "week", "m": "month"}
 
@@ -41,6 +48,12 @@ def period_span(day: str | None, month: str | None) -> str | None:
             raise Refusal("Give a day or a month, not both.")
         return "month"
     return word if word in ("week", "month") else None
+
+
+async def yours(interaction: discord.Interaction[Any], text: str) -> None:
+    """After a public board, the caller's own place on it, told to them only: the board
+    itself marks nobody, as everyone who reads it sees it."""
+    await interaction.followup.send(text, ephemeral=True, allowed_mentions=replies.NO_MENTIONS)
 
 
 class Boards(commands.Cog):
@@ -106,6 +119,7 @@ class Boards(commands.Cog):
         await interaction.response.send_message(
             content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
         )
+        await yours(interaction, standings.your_line(board, interaction.user.id))
 
     async def _rating(self, interaction: discord.Interaction[Any], game: str, variant: str,
                       guild_id: int | None, scope: str | None) -> None:
@@ -185,11 +199,14 @@ class Boards(commands.Cog):
         await interaction.response.send_message(
             content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
         )
+        await yours(interaction, standings.your_period_line(board, interaction.user.id))
 
     @app_commands.command(name="stats")
     @app_commands.describe(
         user="Whose record to show (default: yours)",
         game="One game only (default: every game)",
+        day=("A closed day's look back at that game's daily: YYYY-MM-DD, yesterday or its "
+             "number"),
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -199,9 +216,13 @@ class Boards(commands.Cog):
         interaction: discord.Interaction[Any],
         user: discord.User | None = None,
         game: str | None = None,
+        day: str | None = None,
     ) -> None:
         """Runs, wins, best and average score, daily streaks and the last 14 days."""
         who = user or interaction.user
+        if day is not None:
+            await self._look_back(interaction, who, game, day)
+            return
         try:
             if game is not None:
                 check_game(game)
@@ -217,8 +238,55 @@ class Boards(commands.Cog):
             await replies.notice(interaction, str(exc))
             return
         embed = standings.stats(who.display_name, records, contests, pars, ratings)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        files = await self._card(interaction, embed, who.id,
+                                 [r.stats.game for r in records if r.stats.dailies])
+        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
+    async def _card(self, interaction: discord.Interaction[Any], embed: discord.Embed,
+                    user_id: int, games: list[str]) -> list[discord.File]:
+        """The stats card (``bot.pictures.stats_card``) put on ``embed``, unless pictures are
+        off (the bot's, the server's or the player's switch), no daily was played, or it
+        could not be drawn in time: the text says it all without it."""
+        bot = self.bot
+        if not games or not bot.pictures or not await bot.core.settings.pictures_on(
+            interaction.guild_id, interaction.user.id
+        ):
+            return []
+        try:
+            figures = [await bot.core.lookback.card(user_id, game) for game in games]
+            drawing = stats_card_png(bot.core.workers, card_data(figures))
+            png = await asyncio.wait_for(drawing, CARD_WAIT)
+        except Exception:
+            log.warning("the stats card of user %s could not be drawn; /stats goes as text",
+                        user_id, exc_info=True)
+            return []
+        embed.set_image(url=f"attachment://{CARD_FILE}")
+        return [discord.File(io.BytesIO(png), filename=CARD_FILE)]
+
+    async def _look_back(self, interaction: discord.Interaction[Any], who: discord.abc.User,
+                         game: str | None, day: str) -> None:
+        """``/stats game: day:``: a closed day's look back at the player's daily of it
+        (``core.lookback``); the turning point may take the worker a few seconds, so the
+        answer is deferred meanwhile."""
+        mine = who.id == interaction.user.id
+        try:
+            if game is None:
+                raise Refusal("Give the game too: `/stats game:<game> day:<day>`.")
+            engine = check_game(game)
+            lookback = self.bot.core.lookback
+            the_day = lookback.resolve_day(day)
+            whose = "You have" if mine else f"{who.display_name} has"
+            runs = await lookback.runs_of_day(who.id, engine.key, the_day, whose=whose)
+        except Refusal as exc:
+            log.info("refused: /stats day from user %s: %s", interaction.user.id, exc)
+            await replies.notice(interaction, str(exc))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        backs = [back for run in runs
+                 if (back := await lookback.of_run(run, work_out_turn=True)) is not None]
+        embed = look_back_embed(who.display_name, backs)
+        await interaction.followup.send(embed=embed, ephemeral=True,
+                                        allowed_mentions=replies.NO_MENTIONS)
 
     async def _ratings(self, user_id: int, games: list[str]) -> dict[str, list[PlayerRating]]:
         """The player's ratings in each of ``games`` (``/stats``)."""

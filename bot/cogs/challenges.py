@@ -158,9 +158,10 @@ class Challenges(commands.Cog):
             message_id = (await interaction.original_response()).id
         if interaction.channel_id is not None:
             await core.challenges.set_card(challenge.id, interaction.channel_id, message_id)
+        # Through the presenter like every board: card faces, the challenge field, and the
+        # table picture (sent as a follow-up, the card being the command's response).
         screen = screens.board(run, owner=user.display_name, notice=YOUR_RUN)
-        await self.dress(run, screen)
-        await interaction.followup.send(ephemeral=True, **screen.kwargs())
+        await self.bot.presenter.present_followup(interaction, screen)
 
     @app_commands.command(name="challenges")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -235,11 +236,14 @@ class Challenges(commands.Cog):
     # ----- what runs of a challenge add -------------------------------------------------------
 
     async def dress(self, run: Run, screen: screens.Screen) -> None:
-        """A challenge run's board names its challenge and when it closes."""
+        """A challenge run's board names its challenge and when it closes; once the run is
+        over, the player's rank among the challenge's players."""
         core = self.bot.core
         challenge_id = await core.challenges.of_run(run.id)
         if challenge_id is not None:
-            views.challenge_field(screen.embed, await core.challenges.get(challenge_id))
+            card = await core.challenges.card(challenge_id) if run.over else None
+            views.challenge_field(screen.embed, await core.challenges.get(challenge_id),
+                                  card, run)
 
     async def on_finished(self, interaction: discord.Interaction[Any], run: Run) -> None:
         """A click finished a challenge run: its card shows the new order."""

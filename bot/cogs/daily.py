@@ -17,7 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import metrics, replies, screens, standings
+from bot.buttons import Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from bot.lookback import yesterday_line
 from core import Refusal, RunKind
 from core.checks import check_game, check_variant
 from core.daily import day_number
@@ -43,6 +45,12 @@ class Daily(commands.Cog):
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        self.bot.clicks.register(standings.PLAY_DAILY, self.on_play)
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unregister(standings.PLAY_DAILY)
+
     @app_commands.command(name="daily")
     @app_commands.describe(
         game="The game whose daily deal to play",
@@ -55,6 +63,18 @@ class Daily(commands.Cog):
         self, interaction: discord.Interaction[Any], game: str, variant: str | None = None
     ) -> None:
         """Play today's deal: the same cards for everyone, one attempt each."""
+        await self.start(interaction, game, variant)
+
+    async def on_play(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A board's "Play today's deal" (``dd.dy:<game>:<variant>``, checked by
+        ``bot.custom_ids``): the clicker's own daily of that game and variant, as ``/daily``
+        gives it; a game or variant that is not one is refused like a typed one."""
+        game, variant = (str(f) for f in click.fields)
+        await self.start(interaction, game, variant)
+
+    async def start(self, interaction: discord.Interaction[Any], game: str,
+                    variant: str | None) -> None:
+        """Start or bring back the caller's daily, privately (``/daily`` and the button)."""
         core = self.bot.core
         user = interaction.user
         try:
@@ -75,11 +95,22 @@ class Daily(commands.Cog):
                      run.variant, run.day, user.id)
             metrics.run_started(run.game, run.kind.value)
         notice = None if run.over else NEW_DEAL if started.created else WELCOME_BACK
+        notice = await self._with_yesterday(notice, user.id, engine.key, variant)
         boards = self.bot.presenter
         screen = screens.board(
             run, owner=user.display_name, notice=notice, standing=await boards.standing(run)
         )
         await boards.present(interaction, screen, edit=False, ephemeral=True)
+
+    async def _with_yesterday(
+        self, notice: str | None, user_id: int, game: str, variant: str
+    ) -> str | None:
+        """The notice, after yesterday's look back when the player finished yesterday's daily
+        of this game and variant and that day has closed (``core.lookback``)."""
+        back = await self.bot.core.lookback.yesterday(user_id, game, variant)
+        if back is None:
+            return notice
+        return yesterday_line(back) + (f"\n{notice}" if notice else "")
 
     @app_commands.command(name="verify")
     @app_commands.describe(

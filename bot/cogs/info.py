@@ -1,8 +1,11 @@
-"""/rules and /help: reading matter, always ephemeral."""
+"""/rules and /help: reading matter, always ephemeral. /help opens on a short introduction
+with a button per topic (playing, the daily, boards, challenges, settings); each topic says how
+it works and its commands, as Discord shows them to the reader."""
 
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -11,10 +14,14 @@ from discord.ext import commands
 
 from bot import replies
 from bot.boards.rulebook import RULEBOOK
+from bot.buttons import ButtonRows, Click, button, make_id
 from bot.choices import GAME_CHOICES
 from bot.standings import PERIOD_RULE, TIE_BREAK
+from bot.timestamps import at
 from core import Refusal
 from core.checks import check_game
+from core.clock import utc
+from core.daily import closes_at
 from rules import GAMES
 
 if TYPE_CHECKING:
@@ -22,46 +29,112 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: What /help opens with: the bot in two sentences, and topics to open below it.
 INTRO = (
-    "Dungeon Deck deals solo dungeon card games: {games}. Start a run with `/play`, then play "
-    "it to the end by clicking the buttons under the board; the board always says what just "
-    "happened and what you can do next. Runs are saved after every move, so you can leave and "
-    "come back (`/games`). Practice runs can be undone one move at a time.\n\n"
-    "**The daily:** every UTC day each game has one deal that every player in the world gets, "
-    "one attempt each (`/daily`), no undo. A run may be finished until 01:00 UTC the next day "
-    "and still rank; then the day's boards are final and its seed is revealed (`/verify`). "
-    "`/leaderboard` compares this server's players or everyone's; `/stats` keeps your streaks. "
-    "{tie_break}\n\n"
-    "**Weeks and months:** `/leaderboard day:week`, `day:month` and `month:YYYY-MM` (past "
-    "months stay readable). {period_rule} On the 1st at 01:00 UTC each server's results channel "
-    "gets last month's champions, the top three of each game, and with `/settings "
-    "champion-role` the bot gives that role to each game's champion (taking it from last "
-    "month's).\n\n"
-    "**With friends:** `/challenge` deals a fresh deal that everyone who accepts plays once, "
-    "privately; its card ranks you as you finish and reveals the seed when it closes. "
-    "`/series` plays Tomb of Four Kings runs back to back and adds up their points."
+    "Dungeon Deck deals solo dungeon card games: {games}. `/play` starts a practice run, "
+    "`/daily` today's deal, the same for every player in the world.\n\n"
+    "Open a topic below for how it works and its commands."
 )
+#: Each topic's text (its words are the docs' and the boards': see ``TIE_BREAK`` and
+#: ``PERIOD_RULE``), and the commands it explains, in that order.
+TOPICS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "play": ("Playing", (
+        "Start a run with `/play`, then play it to the end by clicking the buttons under the "
+        "board; the board always says what just happened and what you can do next. Runs are "
+        "saved after every move, so you can leave and come back (`/games`). Practice runs can "
+        "be undone one move at a time."), ("play", "games", "rules", "preferences", "help")),
+    "daily": ("The daily", (
+        "Every UTC day each game has one deal that every player in the world gets, one "
+        "attempt each (`/daily`), no undo. A run may be finished until an hour after the next "
+        "deal opens (today: {closes}) and still rank; then the day's boards are final and its "
+        "seed is revealed (`/verify`). Once a day is closed, its runs can be replayed move by "
+        "move."), ("daily", "verify", "replay")),
+    "boards": ("Boards and seasons", (
+        "`/leaderboard` compares this server's players or everyone's; `/stats` keeps your "
+        "streaks. {tie_break}\n\n"
+        "**Weeks and months:** `/leaderboard day:week`, `day:month` and `month:YYYY-MM` (past "
+        "months stay readable). {period_rule} On the 1st, once the month's last day has "
+        "closed, each server's results channel gets last month's champions, the top three of "
+        "each game, and with `/settings champion-role` the bot gives that role to each game's "
+        "champion (taking it from last month's)."), ("leaderboard", "stats")),
+    "friends": ("Challenges and series", (
+        "`/challenge` deals a fresh deal that everyone who accepts plays once, privately; its "
+        "card ranks you as you finish and reveals the seed when it closes. `/series` plays "
+        "Tomb of Four Kings runs back to back and adds up their points."),
+        ("challenge", "challenges", "series")),
+    "settings": ("Server settings", (
+        "What this server's results channel gets and how its boards rank: only members who "
+        "may manage the server see this."), ("settings",)),
+}
+#: The custom id kind of a /help topic button (``dd.hp:<topic>``).
+HELP = "hp"
 EMBED_COLOUR = discord.Colour.dark_gold()
+NOT_YOURS = "Server settings are for members who may manage this server."
 
 
-def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
-    """What the bot does, then every command of ``tree`` with its options."""
+def usable(command: app_commands.Command[Any, Any, Any],
+           interaction: discord.Interaction[Any]) -> bool:
+    """Whether the reader may use ``command`` where they asked: Discord hides a command from
+    DMs when it is for servers only, and from members without its default permissions."""
+    if interaction.guild_id is None:
+        return not command.guild_only
+    needed = command.default_permissions
+    return needed is None or interaction.permissions >= needed
+
+
+def commands_of(tree: app_commands.CommandTree[Any], interaction: discord.Interaction[Any],
+                ) -> dict[str, app_commands.Command[Any, Any, Any]]:
+    """The tree's slash commands the reader may use, by name."""
+    return {c.name: c for c in tree.get_commands()
+            if isinstance(c, app_commands.Command) and usable(c, interaction)}
+
+
+def command_text(command: app_commands.Command[Any, Any, Any]) -> str:
+    """``**/play**: description`` and each option as Discord shows it (``results-channel``,
+    its registered name, not the Python one), every description whole."""
+    lines = [f"**/{command.name}**: {command.description}"]
+    lines += [f"• `{p.display_name}`{'' if p.required else ' (optional)'}: {p.description}"
+              for p in command.parameters]
+    return "\n".join(lines)
+
+
+def topics_for(commands: dict[str, Any]) -> list[str]:
+    """The topics the reader may open: one whose commands they may use none of is left out."""
+    return [key for key, (_, _, names) in TOPICS.items() if any(n in commands for n in names)]
+
+
+def help_buttons(topics: list[str], current: str | None) -> ButtonRows:
+    rows = ButtonRows()
+    rows.add(button(make_id(HELP, "intro"), label="Introduction",
+                    style=(discord.ButtonStyle.primary if current is None
+                           else discord.ButtonStyle.secondary), disabled=current is None))
+    for key in topics:
+        rows.add(button(make_id(HELP, key), label=TOPICS[key][0], disabled=key == current,
+                        style=(discord.ButtonStyle.primary if key == current
+                               else discord.ButtonStyle.secondary)))
+    return rows
+
+
+def help_embed(tree: app_commands.CommandTree[Any], interaction: discord.Interaction[Any],
+               topic: str | None = None, *, now: datetime | None = None,
+               ) -> tuple[discord.Embed, ButtonRows]:
+    """/help: a short introduction (``topic`` None) or one topic's text and commands, with
+    the buttons to open the others; only commands the reader may use are shown."""
+    commands = commands_of(tree, interaction)
+    topics = topics_for(commands)
     games = ", ".join(game.title for game in GAMES.values())
-    embed = discord.Embed(
-        title="Dungeon Deck",
-        description=INTRO.format(games=games, tie_break=TIE_BREAK, period_rule=PERIOD_RULE),
-        colour=EMBED_COLOUR,
-    )
-    for command in sorted(tree.get_commands(), key=lambda c: c.name):
-        if not isinstance(command, app_commands.Command):
-            continue
-        lines = [command.description]
-        lines += [
-            f"`{p.name}`{'' if p.required else ' (optional)'}: {p.description}"
-            for p in command.parameters
-        ]
-        embed.add_field(name=f"/{command.name}", value="\n".join(lines)[:1024], inline=False)
-    return embed
+    if topic is None:
+        embed = discord.Embed(title="Dungeon Deck", description=INTRO.format(games=games),
+                              colour=EMBED_COLOUR)
+        return embed, help_buttons(topics, None)
+    title, text, names = TOPICS[topic]
+    today = utc(now or datetime.now(UTC)).date().isoformat()
+    body = text.format(tie_break=TIE_BREAK, period_rule=PERIOD_RULE,
+                       closes=at(closes_at(today)))
+    listed = [command_text(commands[n]) for n in names if n in commands]
+    embed = discord.Embed(title=f"Dungeon Deck · {title}",
+                          description="\n\n".join([body, *listed]), colour=EMBED_COLOUR)
+    return embed, help_buttons(topics, topic)
 
 
 def rules_embed(game: str) -> discord.Embed:
@@ -76,6 +149,12 @@ class Info(commands.Cog):
 
     def __init__(self, bot: DungeonBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.clicks.register(HELP, self.on_topic)
+
+    async def cog_unload(self) -> None:
+        self.bot.clicks.unregister(HELP)
 
     @app_commands.command(name="rules")
     @app_commands.describe(game="The game whose rules to show")
@@ -95,8 +174,20 @@ class Info(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        """What this bot does and every command."""
-        await interaction.response.send_message(embed=help_embed(self.bot.tree), ephemeral=True)
+        """What this bot does, and each topic with its commands."""
+        embed, rows = help_embed(self.bot.tree, interaction, now=self.bot.core.ctx.clock())
+        await interaction.response.send_message(embed=embed, view=rows, ephemeral=True)
+
+    async def on_topic(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A /help topic button (``dd.hp:<topic>``, checked by ``bot.custom_ids``): the help
+        message shows that topic; one the clicker may not use (settings) is refused."""
+        topic = str(click.fields[0])
+        key = None if topic == "intro" else topic
+        if key is not None and key not in topics_for(commands_of(self.bot.tree, interaction)):
+            await replies.notice(interaction, NOT_YOURS)
+            return
+        embed, rows = help_embed(self.bot.tree, interaction, key, now=self.bot.core.ctx.clock())
+        await interaction.response.edit_message(embed=embed, view=rows)
 
 
 async def setup(bot: DungeonBot) -> None:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NO_RUN = "That run does not exist (any more), so nothing was changed."
+NOT_A_CHOICE = "That card cannot be played now, so nothing was changed."
 
 
 class Play(commands.Cog):
@@ -200,6 +201,18 @@ class Play(commands.Cog):
                 raise StaleBoard(run)
             screen = screens.confirm_resign(run, owner=_name(interaction))
             await self.boards.present(interaction, screen, edit=True)
+        elif verb == "pick":
+            # A two-step board's first step writes nothing: it redraws offering the chosen
+            # card's moves, each version-checked when clicked.
+            if run.over:
+                raise RunOver(run)
+            if run.version != version:
+                raise StaleBoard(run)
+            if not screens.can_choose(run, click.arg):
+                await replies.notice(interaction, NOT_A_CHOICE)
+                return
+            screen = screens.board(run, owner=_name(interaction), choice=click.arg)
+            await self.boards.present(interaction, screen, edit=True)
         elif verb in ("board", "resume"):
             await self.boards.redraw(interaction, run)
         elif verb == "again":
@@ -227,9 +240,12 @@ class Play(commands.Cog):
         await interaction.response.defer()
         run, found = await hints.suggest(run_id, interaction.user.id, version)
         log.info("run %s: hint %r for user %s", run.id, found.action, interaction.user.id)
+        # The hinted move is the answer of this click: its button is marked on this board
+        # only, so nothing about the hint is kept.
+        screen = screens.board(run, owner=_name(interaction), hinted=found.action,
+                               notice=screens.hint_notice(run, found.action, found.reason))
         async with written(run):
-            await self.boards.redraw(interaction, run,
-                              screens.hint_notice(run, found.action, found.reason))
+            await self.boards.present(interaction, screen, edit=True)
 
     # ----- shared ----------------------------------------------------------------------------
 

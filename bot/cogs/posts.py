@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands, tasks
 
+from bot import timestamps
 from core.daily import closes_at, next_deal_at
 from core.posts import POSTED, SKIPPED, DailyPost, Deal, Due, Podium, Posts, due_day
 
@@ -236,9 +237,9 @@ def post_embed(post: DailyPost) -> discord.Embed:
     embed = discord.Embed(
         title=f"Daily #{post.number} · {opens}",
         description=(
-            f"Today's deals are open until {_utc(next_deal_at(opens))}; play them with "
-            "`/daily`. Each commitment is the SHA-256 of the deal's seed, which is revealed "
-            f"when the day's boards close ({_utc(closes_at(opens))})."
+            f"Today's deals are open until {timestamps.at(next_deal_at(opens))}; play them "
+            "with `/daily`. Each commitment is the SHA-256 of the deal's seed, which is "
+            f"revealed when the day's boards close ({timestamps.at(closes_at(opens))})."
         ),
         colour=EMBED_COLOUR,
     )
@@ -275,10 +276,6 @@ def _board_line(line: Any) -> str:
     shown = discord.utils.escape_markdown(name[:NAME_LIMIT]) if name else f"<@{line.owner_id}>"
     resigned = " (resigned)" if line.status == "resigned" else ""
     return f"{line.rank}. {shown}: {line.score_text}{resigned}"
-
-
-def _utc(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _fit(lines: list[str], last: str, limit: int) -> str:

@@ -67,6 +67,9 @@ async def send_rating_board(
     await interaction.response.send_message(
         content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
     )
+    # The board marks nobody; the caller's place is told to them only.
+    await interaction.followup.send(standings.your_rating_line(board, interaction.user.id),
+                                    ephemeral=True, allowed_mentions=replies.NO_MENTIONS)
 
 
 class RatingLoop(commands.Cog):

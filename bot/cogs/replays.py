@@ -19,9 +19,10 @@ from discord.ext import commands
 
 from bot import replay_screens as views
 from bot import replies, screens
-from bot.buttons import Click, button
+from bot.buttons import ButtonRows, Click, button
 from bot.standings import REPLAY, replay_open_id
 from core import Refusal, Run, RunKind, RunNotFound
+from core.daily import closes_at
 from core.replays import Step
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class Replays(commands.Cog):
             log.exception("run %s: its turning point could not be worked out", run_id)
             turned = False
         step = await self.bot.core.replays.step(run_id, user_id, 0)
-        embed, rows = views.step_screen(step)
+        embed, rows = await self._screen(step)
         # The first follow-up takes the place of the "thinking" message.
         await interaction.followup.send(
             ephemeral=ephemeral, allowed_mentions=replies.NO_MENTIONS, **views.kwargs(embed, rows)
@@ -107,15 +108,31 @@ class Replays(commands.Cog):
                      interaction.user.id, exc)
             await replies.notice(interaction, str(exc))
             return
-        embed, rows = views.step_screen(step)
+        embed, rows = await self._screen(step)
         await interaction.response.edit_message(**views.kwargs(embed, rows))
 
+    async def _screen(self, step: Step) -> tuple[discord.Embed, ButtonRows]:
+        """A step's screen with the run's look back (``core.lookback``)."""
+        lookback = await self.bot.core.lookback.of_run(step.run)
+        return views.step_screen(step, lookback=lookback)
+
     async def dress(self, run: Run, screen: screens.Screen) -> None:
-        """A finished daily's board offers its replay (refused, saying when, until the day
-        closes)."""
-        if run.over:
-            screen.buttons.add(button(replay_open_id(run.id), label="Replay", emoji="🎞️",
-                                      row=screens.CONTROL_ROW))
+        """A finished daily's board offers its replay: disabled, saying when it opens, until
+        the day closes.
+
+        Only the label and the disabled flag depend on the time the board is drawn: the id is
+        the same, and the click is checked when it comes (``core.replays.check``), so a board
+        redrawn after the close offers it live."""
+        if not run.over:
+            return
+        assert run.day is not None
+        closes = closes_at(run.day)
+        if self.bot.core.ctx.clock() < closes:
+            label, disabled = f"Replay opens {closes:%H:%M} UTC", True
+        else:
+            label, disabled = "Replay", False
+        screen.buttons.add(button(replay_open_id(run.id), label=label, emoji="🎞️",
+                                  row=screens.CONTROL_ROW, disabled=disabled))
 
 
 async def setup(bot: DungeonBot) -> None:

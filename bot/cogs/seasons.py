@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands, tasks
 
+from bot import timestamps
 from bot.cogs.posts import BURST, FIELD_LIMIT, POSTS_PER_SECOND, Pacer, holds, missing_permissions
 from core.daily import closes_at
 from core.seasons import POSTED, SKIPPED, Champions, DueClose, MonthClose, Seasons
@@ -174,7 +175,7 @@ def champions_embed(close: MonthClose, role_id: int | None, role_note: str | Non
     embed = discord.Embed(
         title=f"Champions of {close.month}",
         description=(
-            f"The month's boards are final ({closes_at(close.last):%Y-%m-%d %H:%M} UTC): each "
+            f"The month's boards are final ({timestamps.at(closes_at(close.last))}): each "
             f"player's ranked daily points from {close.first} to {close.last}, added up. "
             "See them with `/leaderboard month:" + close.month + "`."
         ),

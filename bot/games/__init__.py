@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from bot.boards.common import Board, GameBoard, frame, pictured
+from bot.boards.common import Board, Choice, GameBoard, frame, pictured
 from bot.games import clear, donsol, scoundrel, tomb
 from rules import GAMES
 
@@ -37,26 +37,46 @@ def render_board(
     day: str | None = None,
     owner: str | None = None,
     notice: str | None = None,
+    choice: str | None = None,
 ) -> Board:
     """The board for ``view`` (``GAMES[key].view(state)``) with a button per legal action.
 
     ``actions`` are the engine's legal actions, in its order. ``kind`` is ``practice`` or
     ``daily`` (then ``day`` is the challenge's date, ``YYYY-MM-DD``); ``owner`` names the
-    player; ``notice`` is a line shown at the top of the description. The board is in full;
-    ``Board.pictured`` says how a playing board reads with its table picture.
-    Raises ``ValueError`` for a game without a board.
+    player; ``notice`` is a line shown at the top of the description. The board is in
+    full; ``Board.pictured`` says how a playing board reads with its table picture.
+    ``choice`` draws a two-step board's second step for that choice (its own prompt and
+    buttons; see :func:`choose`).
+    Raises ``ValueError`` for a game without a board, or a choice it does not offer now.
     """
     try:
         board = BOARDS[view["game"]]
     except KeyError:
         raise ValueError(f"no board for game {view.get('game')!r}") from None
     title = GAMES[view["game"]].title
+    chosen = None
+    if choice is not None:
+        chosen = choose(view, actions, choice)
+        if chosen is None:
+            raise ValueError(f"{choice!r} is not a choice on this board")
+        view = {**view, "prompt": chosen.prompt}
     embed = frame(view, title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice,
                   headings=board.headings)
     drawn = board.render(view, list(actions), embed)
+    if chosen is not None:
+        drawn = Board(embed=drawn.embed, buttons=chosen.buttons)
     # Every field the game added is its table's: the picture carries them (bot.presenter).
     return dataclasses.replace(drawn, pictured=pictured(
-        view, board.status(view), len(drawn.embed.fields), notice=notice))
+        view, board.status(view), len(drawn.embed.fields), drawn.embed.description or ""))
 
 
-__all__ = ["BOARDS", "GameBoard", "render_board"]
+def choose(view: dict[str, Any], actions: list[str], choice: str) -> Choice | None:
+    """The second step for ``choice`` on a two-step board, or None when the game's board
+    offers no such choice now."""
+    board = BOARDS.get(view["game"])
+    if board is None or board.choose is None or view["over"]:
+        return None
+    return board.choose(view, list(actions), choice)
+
+
+__all__ = ["BOARDS", "Choice", "GameBoard", "choose", "render_board"]

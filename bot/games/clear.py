@@ -1,15 +1,13 @@
 """The Clear the Dungeon board: the four piles, the hand, the reserve and the power deck.
 
-The moves form a grid: a row per card that can be played (the hand's cards in slot order,
-then the reserve's top when it fits a monster), a column per target (piles 1–4, then "to
-reserve" for a hand card). A pile that does not take that card now keeps its place as a
-disabled button, so every column always means the same pile — a player reads the grid
-like the table. The reserve's top only gets a row when it fits some monster: it can never
-go back to the hand or the reserve, so an all-disabled row would only be noise.
-
-Colours by row and target: a hand card onto a pile blurple, the reserve's top onto a pile
-green, a hand card to the reserve grey, a pile that does not take the card grey and
-disabled. A put that slays the monster (its third card) carries ⚔️.
+A move is chosen in two steps, so that no button is ever disabled and each label says one
+thing. The first board has a button per card that can be played: the hand's cards in slot
+order (blurple), then the reserve's top when it fits a monster (green). Its click only
+redraws (a ``pick`` control carrying the card, checked like every id): the second board
+offers only that card's legal targets, named by what they are ("Onto K♠", "Slay J♦" for the
+third card, which slays; "To the reserve" grey), and Back. The move itself is the second
+click, the usual version-checked write. When only one card can be played (the hand is
+empty and the reserve's top fits), its targets come at once.
 """
 
 from __future__ import annotations
@@ -18,7 +16,15 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, button, status_line
+from bot.boards.common import (
+    Board,
+    ButtonSpec,
+    Choice,
+    GameBoard,
+    add_field,
+    button,
+    status_line,
+)
 from bot.pictures.canvas import (
     CARD_H,
     CARD_W,
@@ -31,8 +37,8 @@ from bot.pictures.canvas import (
     action_cards,
 )
 from bot.pictures.faces import BACK, card_image
+from rules.cards import display
 from rules.clear.engine import (
-    CLEAR,
     MONSTERS,
     hand_text,
     pile_text,
@@ -44,7 +50,6 @@ from rules.clear.engine import (
 _FROM_HAND = discord.ButtonStyle.primary
 _FROM_RESERVE = discord.ButtonStyle.success
 _TO_RESERVE = discord.ButtonStyle.secondary
-_CLOSED = discord.ButtonStyle.secondary
 
 
 #: How each of the game's outcome words reads at the top of a finished board.
@@ -52,7 +57,8 @@ HEADINGS: dict[str, str] = {"won": "🏆 Victory", "stuck": "🧱 Stuck"}
 
 
 def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
-    """The Clear the Dungeon board for ``view``, its moves laid out as a grid."""
+    """The Clear the Dungeon board for ``view``: the table's fields and the first step's
+    buttons (a card each; its targets at once when only one card can be played)."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
     # The words come from rules.clear, so the terminal board says the same.
     add_field(
@@ -64,7 +70,16 @@ def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Bo
     add_field(embed, "Reserve", reserve_text(view["reserve"]))
     add_field(embed, "Power deck", power_deck_text(view["talon"]))
     add_field(embed, "Slain", slain_text(view["slain"]))
-    return Board(embed=embed, buttons=_grid(view, actions))
+    buttons = _first_step(view, actions)
+    only = _only_card(view, actions)
+    if only is not None:
+        # Nothing to choose first: the board asks where the one playable card goes, as the
+        # second step would (the frame ends the description with the engine's prompt).
+        chosen = choose(view, actions, only)
+        assert chosen is not None
+        text = (embed.description or "").removesuffix(f"**{view['prompt']}**")
+        embed.description = f"{text}**{chosen.prompt}**"
+    return Board(embed=embed, buttons=buttons)
 
 
 def status(view: dict[str, Any]) -> str:
@@ -76,51 +91,74 @@ def status(view: dict[str, Any]) -> str:
     )
 
 
-def _grid(view: dict[str, Any], actions: list[str]) -> tuple[ButtonSpec, ...]:
+def _only_card(view: dict[str, Any], actions: list[str]) -> str | None:
+    """The card to play when only one can be (and the board is not already its second
+    step, whose prompt is set)."""
+    if view["over"]:
+        return None
+    by_card = _moves_by_card(view, actions)
+    if len(by_card) != 1:
+        return None
+    ((card, _),) = by_card.items()
+    return None if view["prompt"].startswith("Where does ") else card
+
+
+def _moves_by_card(view: dict[str, Any], actions: list[str]) -> dict[str, list[str]]:
+    """Each card that can be played and its legal moves, the hand's first, in slot order."""
+    by_card: dict[str, list[str]] = {}
+    for card in [*(c for c in view["hand"] if c), *view["reserve"][-1:]]:
+        moves = [a for a in actions if a.split(" ")[1] == card]
+        if moves:
+            by_card[card] = moves
+    if sum(len(m) for m in by_card.values()) != len(actions):
+        raise ValueError(f"Clear the Dungeon actions without a card: {actions}")
+    return by_card
+
+
+def _first_step(view: dict[str, Any], actions: list[str]) -> tuple[ButtonSpec, ...]:
     if view["over"]:
         return ()
-    legal = set(actions)
-    rows: list[list[ButtonSpec]] = []
-    for card in (c for c in view["hand"] if c):
-        row = _put_buttons(view, card, legal, _FROM_HAND)
-        row.append(
-            button(
-                CLEAR.label(view, f"reserve {card}"), _TO_RESERVE, f"reserve {card}",
-                disabled=f"reserve {card}" not in legal,
-            )
-        )
-        rows.append(row)
-    if view["reserve"]:
-        top = view["reserve"][-1]
-        row = _put_buttons(view, top, legal, _FROM_RESERVE)
-        if any(not b.disabled for b in row):
-            rows.append(row)
-    placed = tuple(
-        ButtonSpec(b.label, b.style, r, b.action, b.disabled, b.emoji)
-        for r, row in enumerate(rows)
-        for b in row
+    by_card = _moves_by_card(view, actions)
+    if len(by_card) == 1:
+        ((card, _),) = by_card.items()
+        chosen = choose(view, actions, card)
+        assert chosen is not None
+        return chosen.buttons
+    return tuple(
+        ButtonSpec(_card_label(view, card), _FROM_RESERVE if _from_reserve(view, card)
+                   else _FROM_HAND, 0, card, opens=tuple(moves))
+        for card, moves in by_card.items()
     )
-    missing = legal - {b.action for b in placed if not b.disabled}
-    if missing:
-        raise ValueError(f"Clear the Dungeon actions off the grid: {sorted(missing)}")
-    return placed
 
 
-def _put_buttons(
-    view: dict[str, Any], card: str, legal: set[str], style: discord.ButtonStyle
-) -> list[ButtonSpec]:
-    row: list[ButtonSpec] = []
-    for p, pile in enumerate(view["piles"], start=1):
-        action = f"put {card} {p}"
-        enabled = action in legal
-        slays = enabled and len(pile["attack"]) == 2
-        row.append(
-            button(
-                CLEAR.label(view, action), style if enabled else _CLOSED, action,
-                disabled=not enabled, emoji="⚔️" if slays else None,
-            )
-        )
-    return row
+def _from_reserve(view: dict[str, Any], card: str) -> bool:
+    return card not in view["hand"]
+
+
+def _card_label(view: dict[str, Any], card: str) -> str:
+    return f"Reserve: {display(card)}" if _from_reserve(view, card) else display(card)
+
+
+def choose(view: dict[str, Any], actions: list[str], card: str) -> Choice | None:
+    """The second step for ``card``: its legal targets, one row; None when ``card`` cannot
+    be played now."""
+    moves = _moves_by_card(view, actions).get(card)
+    if not moves:
+        return None
+    put = _FROM_RESERVE if _from_reserve(view, card) else _FROM_HAND
+    buttons: list[ButtonSpec] = []
+    for action in moves:
+        words = action.split(" ")
+        if words[0] == "reserve":
+            buttons.append(button("To the reserve", _TO_RESERVE, action))
+            continue
+        pile = view["piles"][int(words[2]) - 1]
+        monster = display(pile["monster"])
+        if len(pile["attack"]) == 2:  # the third card slays
+            buttons.append(button(f"Slay {monster}", put, action, emoji="⚔️"))
+        else:
+            buttons.append(button(f"Onto {monster}", put, action))
+    return Choice(prompt=f"Where does {_card_label(view, card)} go?", buttons=tuple(buttons))
 
 
 # ----- the table picture ----------------------------------------------------------------
@@ -201,5 +239,5 @@ def draw(s: dict[str, Any]) -> Canvas:
 #: Clear the Dungeon in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"stuck": "STUCK"}
+    banners={"stuck": "STUCK"}, choose=choose,
 )

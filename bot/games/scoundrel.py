@@ -27,6 +27,7 @@ from bot.pictures.canvas import BIG_LABEL, CARD_W, GOLD, TEXT, WIDTH, Canvas, ac
 from rules.cards import display
 from rules.scoundrel.engine import (
     AVOID,
+    MONSTER,
     POTION,
     ROLE,
     ROLE_EMOJI,
@@ -89,8 +90,9 @@ def _buttons(view: dict[str, Any], actions: list[str]) -> list[list[ButtonSpec]]
             cards.append(button(label, _TAKE_STYLE[ROLE[card]], action,
                                 emoji=ROLE_EMOJI[ROLE[card]]))
         elif verb == "fight":
+            # ⚔️ as a monster's (the room's field), not the weapon's 🗡️: that is equipping.
             cards.append(button(label, discord.ButtonStyle.danger, action,
-                                emoji=ROLE_EMOJI[WEAPON]))
+                                emoji=ROLE_EMOJI[MONSTER]))
         elif verb == "fist":
             cards.append(button(label, discord.ButtonStyle.danger, action, emoji="👊"))
         else:  # an action this board does not know yet still gets a plain button

@@ -92,8 +92,10 @@ def status(view: dict[str, Any]) -> str:
     )
 
 
+#: One emoji per kind of move; none is one the controls use (Undo is ↩️, so turning back is
+#: 🔙).
 _EMOJI = {
-    "retreat": "↩️", "skill": "✨", "dodge": "🤸", "endure": "💥", "discard": "🚪", "drop": "💰",
+    "retreat": "🔙", "skill": "✨", "dodge": "🤸", "endure": "💥", "discard": "🚪", "drop": "💰",
 }
 
 

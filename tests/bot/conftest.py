@@ -152,10 +152,11 @@ class World:
 
     @staticmethod
     def moves(message: Any) -> list[dict[str, Any]]:
-        """The enabled game-action buttons (custom ids ``dd.m:...``)."""
+        """The enabled buttons that play a move (``dd.m:...``) or lead to one (a two-step
+        board's first step, ``dd.c:pick:...``)."""
         return [
             b for b in World.buttons(message)
-            if b["custom_id"].startswith("dd.m:") and not b.get("disabled")
+            if b["custom_id"].startswith(("dd.m:", "dd.c:pick:")) and not b.get("disabled")
         ]
 
     @staticmethod

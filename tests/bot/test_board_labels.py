@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.boards.rulebook import RULEBOOK
-from bot.games import render_board
+from bot.games import BOARDS, render_board
 from rules import GAMES
 from rules.donsol.engine import DECK as DONSOL_DECK
 from rules.donsol.engine import DONSOL
@@ -34,7 +34,9 @@ def test_every_button_label_is_the_engines_label(key: str) -> None:
             break
         view = game.view(state)
         board = render_board(view, actions, run_id=1)
-        for spec in board.buttons:
+        # A two-step board's buttons name only the card, then only the target (the prompt
+        # says the rest): tests/bot/test_board_clear.py reads them.
+        for spec in board.buttons if BOARDS[key].choose is None else ():
             if not spec.disabled:
                 assert spec.label == game.label(view, spec.action)
         state = game.apply(state, actions[len(actions) // 2])

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.boards.common import Board
-from bot.games import render_board
+from bot.games import choose, render_board
 from rules import GAMES
 
 GAMES_PER_VARIANT = 200
@@ -50,8 +50,16 @@ def check(board: Board, view: dict[str, Any], actions: list[str]) -> None:
     for b in buttons:
         assert 0 < len(b.label) <= 80
         assert not ASCII_CARD.search(b.label), b.label
-    # One enabled button per legal action, and nothing else enabled.
-    assert sorted(b.action for b in buttons if not b.disabled) == sorted(actions)
+    # One enabled button per legal action, and nothing else enabled; a two-step board's
+    # first step leads to each action once, and each choice's board offers exactly its moves.
+    reached = [a for b in buttons if not b.disabled for a in (b.opens or (b.action,))]
+    assert sorted(reached) == sorted(actions)
+    for b in buttons:
+        if b.opens:
+            chosen = choose(view, actions, b.action)
+            assert chosen is not None and len(chosen.prompt) <= 300
+            assert sorted(s.action for s in chosen.buttons) == sorted(b.opens)
+            assert all(0 < len(s.label) <= 80 and not s.disabled for s in chosen.buttons)
     if view["over"]:
         assert buttons == ()
 

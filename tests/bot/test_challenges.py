@@ -172,3 +172,20 @@ async def test_a_deleted_card_is_left_alone(world, caplog, error_logs):
     result = await world.click(world.bob, listed, labelled(world, listed, "1. Accept"))
     assert result.ephemeral and "Challenge accepted" in world.description(result.response)
     assert "its card (message" in caplog.text and "is gone" in caplog.text
+
+
+async def test_a_finished_challenge_board_shows_the_rank_and_the_card_is_neutral(
+    world, error_logs
+):
+    import discord
+
+    card, alices_board = await challenge(world, world.alice, game="tomb")
+    assert card.embeds[0].colour == discord.Colour.dark_gold()  # not a loss's red
+    bobs_board = (await world.click(world.bob, card, labelled(world, card, "Accept"))).response
+    last = await world.play_to_the_end(world.bob, bobs_board, random.Random(1))
+    field = {f.name: f.value for f in world.message(last).embeds[0].fields}["Challenge #1"]
+    assert field.startswith("You are **#1** of 1 who finished so far (1 still playing).")
+    last = await world.play_to_the_end(world.alice, alices_board, random.Random(2))
+    field = {f.name: f.value for f in world.message(last).embeds[0].fields}["Challenge #1"]
+    assert re.match(r"You are \*\*#[12]\*\* of 2 who finished so far\.", field), field
+    assert "<t:" in field and "UTC" not in field  # the deadline as a Discord timestamp

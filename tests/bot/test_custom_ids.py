@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from bot import challenge_screens, custom_ids, replay_screens, standings
 from bot.buttons import GARBLED, control_id, make_id, move_id, parse
+from bot.cogs import info
 from tests.bot.raw import EPHEMERAL, UPDATE_MESSAGE, FakeDiscord
 from tests.core.test_act import play_out
 
@@ -69,6 +70,10 @@ FORGED = [
     "dd.m:1:９:escape",  # a fullwidth nine
     "dd.c:undo:" + NINETEEN + ":0:",
     "dd.c:show:²:0:p",
+    "dd.dy:donsol",
+    "dd.hp:everything",
+    "dd.dy:Donsol:normal",
+    "dd.dy:donsol:normal:0",
     "dd:" + NINETEEN + ":0:escape",  # the first release's format
     "ddc:undo:" + NINETEEN + ":0",
 ]
@@ -114,6 +119,30 @@ async def test_a_server_board_page_is_the_clicking_servers_never_the_one_in_the_
     assert "2 ranked" in embed["footer"]["text"]
 
 
+@pytest.mark.parametrize(("forged", "said"), [
+    ("dd.dy:chess:normal", "chess"), ("dd.dy:tomb:nightmare", "nightmare")])
+async def test_a_well_formed_play_button_of_no_game_is_refused_calmly(raw, error_logs, forged,
+                                                                      said):
+    fake, bot = raw
+    message = await board(fake, bot)
+    click = fake.click(bot, BOB, message, forged)
+    await fake.settle()
+    response = fake.response(click)
+    assert response["type"] == 4 and response["data"]["flags"] & EPHEMERAL
+    assert said in response["data"]["content"] and "error" not in response["data"]["content"]
+    assert await bot.core.runs.unfinished(BOB) == []
+
+
+async def test_a_settings_topic_is_refused_where_settings_cannot_be_used(raw, error_logs):
+    fake, bot = raw
+    message = await board(fake, bot)  # in a DM: /settings is for servers only
+    click = fake.click(bot, BOB, message, "dd.hp:settings")
+    await fake.settle()
+    response = fake.response(click)
+    assert response["type"] == 4 and response["data"]["flags"] & EPHEMERAL
+    assert response["data"]["content"] == info.NOT_YOURS
+
+
 # ----- the parser on its own ------------------------------------------------------------------
 
 
@@ -131,6 +160,7 @@ def test_every_kind_the_bot_sends_is_read_back_with_its_values():
         challenge_screens.close_id(8): ("close", 8),
         challenge_screens.new_series_id(5): ("new", 5),
         make_id(challenge_screens.SERIES, "next", 3, 2): ("next", 3, 2),
+        standings.play_daily_id("tomb", "normal"): ("tomb", "normal"),
     }
     for custom_id, fields in cases.items():
         click = parse(custom_id)
@@ -143,6 +173,9 @@ def test_the_kinds_and_tags_the_screens_send_are_the_ones_the_parser_reads():
     assert standings.REPLAY == custom_ids.REPLAY
     assert challenge_screens.CHALLENGE == custom_ids.CHALLENGE
     assert challenge_screens.SERIES == custom_ids.SERIES
+    assert standings.PLAY_DAILY == custom_ids.DAILY
+    assert info.HELP == custom_ids.HELP
+    assert set(custom_ids.HELP_TOPICS) == {"intro", *info.TOPICS}
     assert replay_screens.TAGS == custom_ids.REPLAY_TAGS
 
 

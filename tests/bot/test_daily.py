@@ -41,7 +41,12 @@ async def test_daily_deals_once_and_brings_the_same_run_back(world, error_logs):
     assert embed.title.startswith("Donsol #5 · normal · daily")
     (run,) = await world.core.runs.unfinished(world.alice.id)
     fields = {f.name: f.value for f in embed.fields}
-    assert commitment(run.seed) in fields["Deal of Donsol #5"]
+    deal = fields["Deal of Donsol #5"]
+    # The first characters, enough to compare with /verify, not four lines of hash.
+    assert f"`{commitment(run.seed)[:12]}…`" in deal and commitment(run.seed) not in deal
+    assert "/verify" in deal
+    closes = int(datetime(2026, 12, 6, 1, 0, tzinfo=UTC).timestamp())
+    assert f"<t:{closes}:f> (<t:{closes}:R>)" in deal and "UTC" not in deal
     assert "Undo" not in [b.get("label") for b in world.buttons(first.response)]
     board = (await world.click(world.alice, first.response, world.moves(first.response)[0][
         "custom_id"])).response
@@ -67,7 +72,8 @@ async def test_a_finished_daily_shows_its_standing_and_posts_a_spoiler_free_line
         board = clicked.response
     fields = {f.name: f.value for f in board.embeds[0].fields}
     assert "#1 of 1 on this server · #1 of 1 worldwide" in fields["Standing"]
-    assert "Next deal in 12 h 00 min" in fields["Standing"]
+    nxt = int(datetime(2026, 12, 6, tzinfo=UTC).timestamp())
+    assert f"Next deal <t:{nxt}:R> (at <t:{nxt}:t>)." in fields["Standing"]
     (line,) = clicked.followups
     assert not line.ephemeral
     assert line.content.startswith("Tomb of Four Kings #5 — ")
@@ -128,7 +134,50 @@ async def test_server_and_global_boards_through_discord(world, error_logs):
                                   scope="global")).response
     assert "1 ranked" in here.embeds[0].footer.text
     assert "2 ranked" in everyone.embeds[0].footer.text
-    assert "← you" in world.description(here)
+    # The public board marks nobody; the caller alone is told their place.
+    assert "← you" not in world.description(here)
+    assert "alice" not in world.description(here)  # nor adds the caller's line
+
+
+async def test_a_public_board_marks_nobody_and_tells_the_caller_their_place(
+    world, error_logs
+):
+    await world.core.rankings.remember_name(world.bob.id, "bob")
+    await play_daily_through_core(world, world.bob.id, 2)
+    for user in range(1, 13):
+        await world.core.rankings.remember_name(user, f"player {user:02d}")
+        await play_daily_through_core(world, user, user)
+    await world.core.rankings.remember_name(world.alice.id, "alice")
+    run = await play_daily_through_core(world, world.alice.id, 1)
+    result = await world.slash(world.alice, "leaderboard", game="donsol", scope="global")
+    assert not result.ephemeral
+    board = world.description(result.response)
+    assert "← you" not in board and "…" not in board
+    (private,) = result.followups
+    assert private.ephemeral
+    standing = await world.core.rankings.standing(world.alice.id, "donsol", "normal",
+                                                  run.day, None)
+    assert private.content == (f"You: **#{standing.world.rank}** of 14 · "
+                               f"{standing.world.score_text}")
+    # Bob reads the same board with no mark of Alice's and hears his own place.
+    bobs = await world.slash(world.bob, "leaderboard", game="donsol", scope="global")
+    assert world.description(bobs.response) == board
+    assert bobs.followups[0].content.startswith("You: **#")
+
+
+async def test_the_boards_play_button_starts_the_clickers_daily(world, error_logs):
+    await play_daily_through_core(world, world.alice.id, 1)
+    result = await world.slash(world.alice, "leaderboard", game="tomb")
+    (play,) = [b for b in world.buttons(result.response) if b.get("label") == "Play today's deal"]
+    assert play["custom_id"] == "dd.dy:tomb:standard"
+    started = await world.click(world.bob, result.response, play["custom_id"])
+    assert started.ephemeral
+    assert started.response.embeds[0].title.startswith("Tomb of Four Kings #5 · standard · daily")
+    (run,) = await world.core.runs.unfinished(world.bob.id)
+    assert (run.game, run.kind.value) == ("tomb", "daily")
+    again = await world.click(world.bob, result.response, play["custom_id"])
+    assert "Welcome back" in world.description(again.response)
+    assert len(await world.core.runs.unfinished(world.bob.id)) == 1
 
 
 async def test_verify_shows_the_commitment_then_the_seed_and_the_moves(
@@ -163,9 +212,31 @@ async def test_stats_show_streaks_and_the_last_days(world, clock, error_logs):
     assert field.name == "Donsol"
     assert "Runs **3**" in field.value and "dailies 3" in field.value
     assert "Daily streak: **3** (longest 3)" in field.value
-    row = next(ln for ln in field.value.splitlines() if ln.startswith("Last 14 days: "))
-    marks = row.removeprefix("Last 14 days: ")
-    assert marks[:11] == "⬛" * 11 and set(marks[11:]) <= {"🟩", "🟥", "⬜"}
+    # The strip starts at the player's first daily: 3 days, not 11 empty ones before them.
+    lines = field.value.splitlines()
+    heading = lines.index("Since the first daily (3 days):")
+    marks = lines[heading + 1]
+    assert len(marks) == 3 and set(marks) <= {"🟩", "🟥", "⬜"}
+    assert "⬛" not in field.value
+
+
+async def test_the_strip_marks_a_day_not_played_and_holds_a_week_a_row(
+    world, clock, error_logs
+):
+    for day in (0, 1, 3, 6, 7, 9, 10, 13, 14, 15):  # 16 days, from the first daily on
+        clock.now = NOON + timedelta(days=day)
+        await play_daily_through_core(world, world.alice.id, day)
+    result = await world.slash(world.alice, "stats", game="donsol")
+    (field,) = result.response.embeds[0].fields
+    lines = field.value.splitlines()
+    heading = lines.index("Last 14 days:")
+    rows = lines[heading + 1:heading + 3]
+    assert [len(row) for row in rows] == [7, 7]  # a week a row: no wrap at phone width
+    # Days 2..15: 2, 4, 5, 8, 11 and 12 not played (no 7 days in a row: no freeze).
+    strip = "".join(rows)
+    missed = [i for i, mark in enumerate(strip) if mark == "➖"]
+    assert missed == [0, 2, 3, 6, 9, 10]
+    assert "➖ not played" in result.response.embeds[0].footer.text
 
 
 async def test_daily_refuses_an_option_no_client_offers(world, error_logs):

@@ -42,17 +42,21 @@ async def test_the_month_board_adds_up_this_months_daily_points(world, clock, er
     embed = board.embeds[0]
     assert "month of 2026-12" in embed.title and "Dungeon Hall" in embed.title
     text = world.description(board)
-    assert f"**alice** — {sum(alice)} points (3 days) ← you" in text
+    assert f"**alice** — {sum(alice)} points (3 days)" in text and "← you" not in text
     assert f"**bob** — {bob} points (1 day)" in text
     fields = {f.name: f.value for f in embed.fields}
-    assert fields["Board"].startswith("Open: final at 2027-01-01 01:00 UTC")
+    final = int(datetime(2027, 1, 1, 1, 0, tzinfo=UTC).timestamp())
+    assert fields["Ranked dailies"] == f"Open: final at <t:{final}:f> (<t:{final}:R>)."
+    assert "Play today's deal" in [b.get("label") for b in world.buttons(board)]
 
     clock.now = datetime(2027, 1, 5, 12, 0, tzinfo=UTC)  # past months stay readable, final
     past = (await world.slash(world.bob, "leaderboard", game="tomb", month="2026-12")).response
     assert "month of 2026-12" in past.embeds[0].title
-    assert {f.name: f.value for f in past.embeds[0].fields}["Board"] == "Final."
+    assert ({f.name: f.value for f in past.embeds[0].fields}["Ranked dailies"]
+            == "Final: the month's last day has closed.")
+    assert "Play today's deal" not in [b.get("label") for b in world.buttons(past)]
     assert f"**alice** — {sum(alice)} points (3 days)" in world.description(past)
-    assert f"**bob** — {bob} points (1 day) ← you" in world.description(past)
+    assert f"**bob** — {bob} points (1 day)" in world.description(past)
     empty = (await world.slash(world.bob, "leaderboard", game="tomb", day="month")).response
     assert "month of 2027-01" in empty.embeds[0].title
     assert "No ranked dailies this month yet" in world.description(empty)

@@ -147,3 +147,20 @@ async def test_a_daily_board_with_its_picture_keeps_its_commitment(world, error_
     assert embed.image.url == f"attachment://{FILENAME}"
     assert not {f.name for f in embed.fields} & TABLE_FIELDS
     assert embed.fields, "the daily's commitment is still there"
+
+
+async def test_the_first_challenge_board_has_card_faces_and_the_table(world, error_logs):
+    """The challenger's own board comes as a follow-up to the public card; it is dressed like
+    every other board (it used to go out bare: no faces, no picture)."""
+    await settle(world)
+    result = await world.slash(world.alice, "challenge", game="donsol")
+    (board,) = result.followups
+    await settle(world)
+    shown = world.message(board)
+    assert shown.embeds[0].image.url == f"attachment://{FILENAME}"
+    (attachment,) = shown.attachments
+    assert (await attachment.read()).startswith(b"\x89PNG")
+    assert any(b.get("emoji", {}).get("id") for b in world.moves(shown))
+    assert "Challenge #1" in {f.name for f in shown.embeds[0].fields}
+    card = world.message(result.response)
+    assert card.attachments == [] and not card.embeds[0].image.url  # the card stays as it was

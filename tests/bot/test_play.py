@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -53,7 +54,15 @@ async def test_play_with_an_unfinished_run_offers_resume_or_abandon(world, error
     (run,) = await world.core.runs.unfinished(world.alice.id, "donsol")
 
     offer = await world.play(world.alice, "donsol", variant="easy")
-    assert "unfinished Donsol run (move 1)" in world.description(offer)
+    # One line about the run, not its board: no fields, no events, no prompt.
+    line = world.description(offer).splitlines()[0]
+    assert re.fullmatch(
+        rf"\*\*Donsol\*\* \(normal, practice\) · move 1 · {re.escape(run.view['score_text'])}"
+        r" · started <t:\d+:R>(, last played <t:\d+:R>)?", line), line
+    assert offer.embeds[0].title == "Your unfinished Donsol run"
+    assert not offer.embeds[0].fields and "▸" not in world.description(offer)
+    assert run.view["prompt"] not in world.description(offer)
+    assert [b["label"] for b in world.buttons(offer)] == ["Resume", "Abandon and start anew"]
     assert not world.moves(offer), "the offer is not a board to play on"
 
     resumed = (await world.click(world.alice, offer, world.control(offer, "resume")["custom_id"]))

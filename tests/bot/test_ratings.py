@@ -83,8 +83,10 @@ async def test_stats_show_a_frozen_day_in_the_strip(world, clock, error_logs):
     (field,) = stats.embeds[0].fields
     assert "Daily streak: **8** (longest 8)" in field.value
     assert "Freezes held: **0** of 2 · days frozen: 1" in field.value
-    strip = next(ln for ln in field.value.splitlines() if ln.startswith("Last 14 days: "))
-    assert strip.removeprefix("Last 14 days: ") == "⬛" * 5 + "⬜" * 7 + "❄️" + "⬜"
+    # From the first daily on (Dec 1), a week a row: the frozen Dec 8 keeps its ❄️.
+    lines = field.value.splitlines()
+    at = lines.index("Since the first daily (9 days):")
+    assert lines[at + 1:at + 3] == ["⬜" * 7, "❄️" + "⬜"]
     assert "❄️ frozen" in stats.embeds[0].footer.text
 
 

@@ -100,7 +100,10 @@ async def test_the_week_board_adds_up_the_daily_tomb_points_of_this_week(
     text = world.description(board)
     assert f"**alice** — {points[world.alice.id]} points (2 days)" in text
     assert f"**bob** — {points[world.bob.id]} points (2 days)" in text
-    assert "← you" in text
+    assert "← you" not in text  # a public board marks nobody
+    (own,) = result.followups
+    assert own.ephemeral
+    assert own.content.startswith("You: **#") and f"{points[world.alice.id]} points" in own.content
 
 
 async def test_the_week_board_pages_survive_a_restart(world, make_bot, clock, error_logs):

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from bench._standin import payloads as p
 from bench._standin.ids import parse_move
-from bench._standin.players import command_options, moves_on
+from bench._standin.players import command_options, moves_on, playable_on
 from rules import GAMES
 
 ALICE, BOB = 501, 502
@@ -66,12 +66,12 @@ def world(live_bot) -> World:
                 ALICE, "play", command_options(discord.commands["play"], g)), 5)
             assert started.message_id and not started.ephemeral
             board = started.message_id
-            first = _live_moves(discord.messages[board])
+            first = _moves_shown(live_bot, board)
             actions[game] = [parse_move(i).action for i in first]
             old[game] = copy.deepcopy(discord.messages[board])
             clicked = live_bot.send(lambda b=board, i=first[-1]: discord.click(ALICE, b, i), 5)
             assert clicked.answered_at and not clicked.ephemeral
-            if then := _live_moves(discord.messages[board]):
+            if then := _moves_shown(live_bot, board):
                 actions[game] += [parse_move(i).action for i in then]
                 boards[game] = board
     finished = live_bot.send(lambda: discord.command(
@@ -90,6 +90,16 @@ def world(live_bot) -> World:
 
 def _live_moves(message: dict[str, Any]) -> list[str]:
     return moves_on(message, lambda i: parse_move(i) is not None)
+
+
+def _moves_shown(live_bot, board: int) -> list[str]:
+    """The board's moves; on a two-step board's first step (Clear's "which card?") Alice
+    chooses the first card first, a click that only redraws."""
+    discord = live_bot.discord
+    message = discord.messages[board]
+    if not _live_moves(message) and (steps := playable_on(message, lambda i: False)):
+        live_bot.send(lambda: discord.click(ALICE, board, steps[0]), 5)
+    return _live_moves(discord.messages[board])
 
 
 def _plays_a_legal_move(world: World, user: int, custom_id: str) -> bool:

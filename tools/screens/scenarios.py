@@ -132,14 +132,25 @@ class Story:
         """Play ``moves`` hinted moves on ``board`` (None: to the end); the last board."""
         rng = random.Random(seed)
         for _ in itertools.count() if moves is None else range(moves):
-            if not any(b["custom_id"].startswith("dd.m:") and not b.get("disabled")
-                       for b in self.buttons(board)):
+            if not any(b["custom_id"].startswith(("dd.m:", "dd.c:pick:"))
+                       and not b.get("disabled") for b in self.buttons(board)):
                 break
             run = await self.run_of(board)
             action = hint(run.game, run.state, rng=rng, budget=HINT_BUDGET, samples=4).action
+            board = await self.pick(actor, board, action)
             board = await self.click(actor, board, self.button(
                 board, lambda b, a=action: b.get("custom_id", "").endswith(f":{a}")))
         return board
+
+    async def pick(self, actor: Any, board: Any, action: str) -> Any:
+        """On a two-step board, click the first step that leads to ``action`` (its card);
+        the board offering the move."""
+        if any(b.get("custom_id", "").endswith(f":{action}") for b in self.buttons(board)):
+            return board
+        words = action.split(" ")[1:]
+        return await self.click(actor, board, self.button(
+            board, lambda b: b.get("custom_id", "").startswith("dd.c:pick:")
+            and b["custom_id"].rsplit(":", 1)[-1] in words))
 
     async def daily_through_core(self, member: Any, game: str, seed: int) -> Run:
         """A daily played to the end without Discord (random legal moves)."""
@@ -187,10 +198,14 @@ async def story(s: Story) -> None:
                  "this server and worldwide, and the time to the next deal.",
                  daily, user="alice", command="daily")
 
-    board = (await s.slash(alice, "leaderboard", game="donsol")).response
+    asked = await s.slash(alice, "leaderboard", game="donsol")
     await s.keep("leaderboard-day", "/leaderboard (today)",
-                 "Today's Donsol board on this server: four players, alice's line marked.",
-                 board, user="alice", command="leaderboard")
+                 "Today's Donsol board on this server: four players, no line marked (everyone "
+                 "reads the same board), and Play today's deal.",
+                 asked.response, user="alice", command="leaderboard")
+    await s.keep("leaderboard-yours", "/leaderboard: your place",
+                 "What only alice is told after the public board: her own place on it.",
+                 asked.followups[0], user="alice", command="leaderboard")
     board = (await s.slash(alice, "leaderboard", game="donsol", day="week")).response
     await s.keep("leaderboard-week", "/leaderboard day:week",
                  "This week's daily points (Monday to Sunday) from three days of dailies.",
@@ -231,11 +246,22 @@ async def story(s: Story) -> None:
 
     clear = (await s.slash(alice, "play", game="clear")).response
     await s.keep("clear-start", "Clear the Dungeon, the start",
-                 "A new Clear the Dungeon board, before the first move.",
+                 "A new Clear the Dungeon board, before the first move: a button per card.",
                  clear, user="alice", command="play")
     clear = await s.play(alice, clear, 6, 3)
     await s.keep("clear-mid", "Clear the Dungeon, mid-game",
                  "The same Clear the Dungeon run six moves in.",
+                 clear, user="alice", command="play")
+    run = await s.run_of(clear)
+    action = hint(run.game, run.state, rng=random.Random(3), budget=HINT_BUDGET,
+                  samples=4).action
+    clear = await s.pick(alice, clear, action)
+    await s.keep("clear-pick", "Clear the Dungeon, where the card goes",
+                 "After a card's button: only that card's targets, and Back.",
+                 clear, user="alice", command="play")
+    clear = await s.click(alice, clear, s.control(clear, "hint"))
+    await s.keep("hint-marked", "A hint, its move marked",
+                 "After Hint: the suggested card's button carries 💡 on this board only.",
                  clear, user="alice", command="play")
 
     scoundrel = (await s.slash(alice, "play", game="scoundrel")).response
@@ -254,19 +280,32 @@ async def story(s: Story) -> None:
                  offer, user="alice", command="play")
 
     stats = (await s.slash(alice, "stats")).response
-    await s.keep("stats", "/stats", "alice's record: runs, wins, best scores and streaks.",
-                 stats, user="alice", command="stats")
+    await s.keep("stats", "/stats", "alice's record: runs, wins, best scores and streaks; the "
+                 "strip starts at her first daily, a week a row; and her card: a histogram of "
+                 "her daily scores, her last 12 weeks of days played, frozen or missed, and her "
+                 "rating.", stats, user="alice", command="stats")
     shown = (await s.slash(alice, "help")).response
-    await s.keep("help", "/help", "Every command and game, privately.", shown,
-                 user="alice", command="help")
+    await s.keep("help", "/help", "A short introduction and the topics to open, privately.",
+                 shown, user="alice", command="help")
+    shown = await s.click(alice, shown, s.labelled(shown, "The daily"))
+    await s.keep("help-daily", "/help: the daily",
+                 "One topic opened: how the daily works, and its commands with their options "
+                 "as Discord shows them.", shown, user="alice", command="help")
     shown = (await s.slash(alice, "rules", game="donsol")).response
     await s.keep("rules-donsol", "/rules donsol", "Donsol's rulebook, privately.", shown,
                  user="alice", command="rules")
 
     result = await s.slash(alice, "challenge", game="tomb")
     card = result.response
+    await s.keep("challenge-board", "A challenge board",
+                 "alice's own board of her challenge, sent privately under the card: card "
+                 "faces, the table picture and when the challenge closes.",
+                 result.followups[0], user="alice", command="challenge")
     bobs = await s.click(bob, card, s.labelled(card, "Accept"))
-    await s.play(bob, bobs, None, 5)
+    bobs = await s.play(bob, bobs, None, 5)
+    await s.keep("challenge-board-finished", "A finished challenge board",
+                 "bob's board once his run is over: his rank in the challenge so far.",
+                 bobs, user="bob", command="challenge")
     await s.keep("challenge-card", "A challenge card",
                  "alice's public challenge after bob accepted and finished his run; alice is "
                  "still playing.", card, user="alice", command="challenge")
@@ -286,6 +325,18 @@ async def story(s: Story) -> None:
                  "Yesterday's deal checked: the seed, its commitment, the command that "
                  "re-deals it, and the run's moves as a file.",
                  shown, user="alice", command="verify")
+    # Saturday's par (a small budget: a bound, as a cut-short search gives) and its look back.
+    s.bot.core.par.budget_nodes, s.bot.core.par.days = 3000, 1
+    await s.bot.core.par.run_due()
+    daily = (await s.slash(alice, "daily", game="donsol")).response
+    await s.keep("daily-yesterday", "/daily the day after",
+                 "Sunday's Donsol daily opens with Saturday's look back: alice's score against "
+                 "par, her percentile among the day's ranked players, the day's best and the "
+                 "turning point bob's replay worked out.", daily, user="alice", command="daily")
+    shown = (await s.slash(alice, "stats", game="donsol", day="yesterday")).response
+    await s.keep("stats-day", "/stats game:donsol day:yesterday",
+                 "Saturday's look back in full, with the par and the turning point's sentence.",
+                 shown, user="alice", command="stats")
 
 
 async def capture_all(folder: Path | None = None) -> list[Screen]:
