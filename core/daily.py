@@ -181,14 +181,15 @@ class Daily:
             day=check_day(day),
         )
 
-    async def result_line(self, run: Run) -> str:
-        """The run's public, spoiler-free result line: the game and day number, outcome and
-        score, and one symbol per room, turn or hand (``core.recap``)."""
+    async def result_line(self, run: Run, player: str | None = None) -> str:
+        """The run's public, spoiler-free share line (``core.recap``): ``player``'s name, the
+        game and day number, outcome and score, one square per room, turn or hand, the
+        legend of those squares and the invitation to play the deal."""
         assert run.day is not None
         moves = await self._runs.moves(run.id)
         return await asyncio.to_thread(
             run_result_line, run.game, run.variant, day_number(run.day), run.seed, moves,
-            deck=run.deck, resigned=run.status is RunStatus.RESIGNED,
+            deck=run.deck, resigned=run.status is RunStatus.RESIGNED, player=player,
         )
 
 
