@@ -16,9 +16,10 @@ from typing import Any
 import discord
 
 from bot import standings
+from bot.boards import result
 from bot.buttons import ButtonRows, PlainButton, button, control_id, move_id
-from bot.games import render_board
-from core import Run, RunKind, RunStatus
+from bot.games import BOARDS, render_board
+from core import Run, RunKind
 from rules import GAMES
 from rules.deal import commitment
 
@@ -27,7 +28,6 @@ CONTROL_ROW = 4
 GAMES_LISTED = 20
 
 STALE = "That button was on an older board, so nothing was played. This is the board now."
-RESIGNED = "You resigned this run."
 RUN_OVER = "This run is over."
 CONFIRM_RESIGN = "Resign this run? It ends here and cannot be resumed."
 
@@ -48,43 +48,62 @@ class Screen:
 
 
 def board(
-    run: Run, *, owner: str | None = None, notice: str | None = None, standing: str | None = None
+    run: Run,
+    *,
+    owner: str | None = None,
+    notice: str | None = None,
+    standing: str | None = None,
+    facts: result.Facts | None = None,
 ) -> Screen:
-    """The run's board: the game's buttons, then Undo/Resign while playing or Play again.
+    """The run's board: the game's buttons, then Undo/Resign while playing; once over, its
+    result card (:func:`finished`).
 
     A daily's board also shows its deal's commitment, and once over, ``standing``: where the
-    run stands on the day's boards."""
+    run stands on the day's boards (``facts`` holds it too, and more)."""
+    if run.over:
+        if facts is None and standing:
+            facts = result.Facts(standing=standing)
+        return finished(run, owner=owner, notice=notice, facts=facts)
     view = run.view
-    if run.status is RunStatus.RESIGNED:
-        # The engine's state does not know about resigning: its prompt would still ask for a
-        # move, so the board closes on the resignation instead.
-        view = {**view, "prompt": RESIGNED}
     drawn = render_board(
         view, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
         notice=notice,
     )
     if run.kind is RunKind.DAILY:
-        if standing:
-            drawn.embed.add_field(name="Standing", value=standing, inline=False)
         standings.commitment_field(drawn.embed, run, commitment(run.seed))
     rows = ButtonRows()
-    playing = run.status is RunStatus.PLAYING
-    # A resigned run's state is not over, so the board may still draw (disabled) buttons.
-    for spec in drawn.buttons if playing else ():
+    for spec in drawn.buttons:
         rows.add(button(
             move_id(run.id, run.version, spec.action), label=spec.label, style=spec.style,
             row=spec.row, disabled=spec.disabled, emoji=spec.emoji,
         ))
-    if playing:
-        if run.kind is RunKind.PRACTICE and run.moves > 0:
-            rows.add(_control("undo", run, label="Undo", emoji="↩️"))
-        if run.kind is RunKind.PRACTICE:  # never on dailies, challenges or series
-            rows.add(_control("hint", run, label="Hint", emoji="💡"))
-        rows.add(_control("resign", run, label="Resign", emoji="🏳️"))
-    else:
-        rows.add(_control("again", run, label="Play again", emoji="🔁",
-                          style=discord.ButtonStyle.primary))
+    if run.kind is RunKind.PRACTICE and run.moves > 0:
+        rows.add(_control("undo", run, label="Undo", emoji="↩️"))
+    if run.kind is RunKind.PRACTICE:  # never on dailies, challenges or series
+        rows.add(_control("hint", run, label="Hint", emoji="💡"))
+    rows.add(_control("resign", run, label="Resign", emoji="🏳️"))
     return Screen(drawn.embed, rows, run)
+
+
+def finished(
+    run: Run, *, owner: str | None = None, notice: str | None = None,
+    facts: result.Facts | None = None,
+) -> Screen:
+    """A finished or resigned run's result card (:mod:`bot.boards.result`) and its next
+    steps: Share (a daily's share line), Practice <Game> (a new practice run of the game and
+    variant, on a new deal) and Stats (the player's /stats for the game, privately)."""
+    embed = result.card(run, BOARDS[run.game], owner=owner, notice=notice, facts=facts)
+    if run.kind is RunKind.DAILY:
+        standings.commitment_field(embed, run, commitment(run.seed))
+    rows = ButtonRows()
+    if run.kind is RunKind.DAILY:
+        rows.add(_control("share", run, label="Share", emoji="📣",
+                          style=discord.ButtonStyle.success))
+    title = GAMES[run.game].title
+    rows.add(_control("again", run, label=f"Practice {title}", emoji="🔁",
+                      style=discord.ButtonStyle.primary))
+    rows.add(_control("stats", run, label="Stats", emoji="📊"))
+    return Screen(embed, rows, run)
 
 
 def hint_notice(run: Run, action: str, reason: str) -> str:

@@ -57,6 +57,22 @@ class ButtonSpec:
 
 
 @dataclass(frozen=True)
+class Finish:
+    """What a game says about a finished run beyond its score, for the result card
+    (:mod:`bot.boards.result`): ``near_miss``, a sentence when the run lost but came close
+    (the card is then not styled like a wipe-out), and ``notes``, lines a player needs to
+    read the score right."""
+
+    near_miss: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+def no_finish(view: dict[str, Any]) -> Finish:
+    """A game that says nothing more about its finished runs."""
+    return Finish()
+
+
+@dataclass(frozen=True)
 class GameBoard:
     """What a game's module under :mod:`bot.games` provides: how its board and its table
     picture look.
@@ -65,7 +81,8 @@ class GameBoard:
     ``headings`` names how outcome words read atop a finished board (a word left out reads as
     its kind: Victory, Defeat, Out alive); ``scene(view, last_action)`` picks exactly what the
     picture shows (JSON-safe) and ``draw(scene)`` draws it on a canvas; ``banners`` names the
-    picture's banner words per outcome (else its kind's: VICTORY, DEFEAT, OUT ALIVE).
+    picture's banner words per outcome (else its kind's: VICTORY, DEFEAT, OUT ALIVE);
+    ``finish(view)`` says what the result card adds for a finished run (:class:`Finish`).
     """
 
     render: Callable[[dict[str, Any], list[str], discord.Embed], Board]
@@ -73,6 +90,7 @@ class GameBoard:
     scene: Callable[[dict[str, Any], str | None], dict[str, Any]]
     draw: Callable[[dict[str, Any]], Canvas]
     banners: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    finish: Callable[[dict[str, Any]], Finish] = no_finish
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ from bot.cogs.ratings import send_rating_board
 from core import Refusal
 from core.checks import check_game, check_variant
 from core.rankings import Leaderboard
-from core.ratings import PlayerRating
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -201,28 +200,7 @@ class Boards(commands.Cog):
         game: str | None = None,
     ) -> None:
         """Runs, wins, best and average score, daily streaks and the last 14 days."""
-        who = user or interaction.user
-        try:
-            if game is not None:
-                check_game(game)
-            records = await self.bot.core.rankings.records(who.id, game)
-            contests = {
-                r.stats.game: await self.bot.core.rankings.contests(who.id, r.stats.game)
-                for r in records
-            }
-            pars = {r.stats.game: await self.bot.core.par.record(who.id, r.stats.game)
-                    for r in records}
-            ratings = await self._ratings(who.id, [r.stats.game for r in records])
-        except Refusal as exc:
-            await replies.notice(interaction, str(exc))
-            return
-        embed = standings.stats(who.display_name, records, contests, pars, ratings)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
-
-
-    async def _ratings(self, user_id: int, games: list[str]) -> dict[str, list[PlayerRating]]:
-        """The player's ratings in each of ``games`` (``/stats``)."""
-        return {game: await self.bot.core.ratings.of_player(user_id, game) for game in games}
+        await self.bot.presenter.stats(interaction, user or interaction.user, game)
 
 
 async def setup(bot: DungeonBot) -> None:

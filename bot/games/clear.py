@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, GameBoard, add_field, button
+from bot.boards.common import Board, ButtonSpec, Finish, GameBoard, add_field, button
 from bot.pictures.canvas import (
     CARD_H,
     CARD_W,
@@ -33,12 +33,14 @@ from bot.pictures.canvas import (
 from bot.pictures.faces import BACK, card_image
 from rules.clear.engine import (
     CLEAR,
+    MONSTERS,
     hand_text,
     pile_text,
     power_deck_text,
     reserve_text,
     slain_text,
 )
+from rules.words import plural
 
 _FROM_HAND = discord.ButtonStyle.primary
 _FROM_RESERVE = discord.ButtonStyle.success
@@ -189,7 +191,30 @@ def draw(s: dict[str, Any]) -> Canvas:
     return t
 
 
+# ----- the result card ------------------------------------------------------------------
+
+#: Stuck with at most this many monsters left came close.
+NEAR_MISS_MONSTERS = 2
+
+
+def finish(view: dict[str, Any]) -> Finish:
+    """Stuck one or two monsters short is a near miss. A win's "cards to spare" are the
+    power deck and the hand left unplayed (the score, rules.md): cards put on the reserve were
+    played there, so a note says so when the reserve still holds some."""
+    if view["outcome"] == "stuck":
+        left = MONSTERS - view["slain"]
+        if 0 < left <= NEAR_MISS_MONSTERS:
+            return Finish(near_miss=f"So close: {plural(left, 'monster')} short of clearing "
+                          "the dungeon.")
+    if view["won"] and view["reserve"]:
+        kept = plural(len(view["reserve"]), "card")
+        return Finish(notes=(f"Spare cards are those never played: the {kept} left on the "
+                             "reserve were played there, so they do not count.",))
+    return Finish()
+
+
 #: Clear the Dungeon in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
-    render=render, headings=HEADINGS, scene=scene, draw=draw, banners={"stuck": "STUCK"}
+    render=render, headings=HEADINGS, scene=scene, draw=draw, banners={"stuck": "STUCK"},
+    finish=finish,
 )
