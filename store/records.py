@@ -90,17 +90,19 @@ SELECT_BEST = Query.both("""
     ORDER BY finished_at LIMIT 1
 """)
 
-# Runs finished before this one (every kind: a personal best is the player's, whatever the
-# deal); the index runs_player_stats (owner_id, game, ...) finds them.
+# Runs finished before this one (in the same instant: those created before it), of every kind:
+# a personal best is the player's, whatever the deal. The index runs_player_stats finds them.
 SELECT_PRIOR_COUNT = Query.both("""
     SELECT count(*) AS runs, max(score_key) AS best_key FROM runs
     WHERE owner_id = {owner_id} AND game = {game} AND variant = {variant}
-      AND status <> 'playing' AND id <> {run_id} AND finished_at < {finished_at}
+      AND status <> 'playing' AND id <> {run_id} AND (finished_at < {finished_at}
+           OR (finished_at = {finished_at} AND id < {run_id}))
 """)
 SELECT_PRIOR_BEST = Query.both("""
     SELECT score_text FROM runs
     WHERE owner_id = {owner_id} AND game = {game} AND variant = {variant}
-      AND status <> 'playing' AND id <> {run_id} AND finished_at < {finished_at}
+      AND status <> 'playing' AND id <> {run_id} AND (finished_at < {finished_at}
+           OR (finished_at = {finished_at} AND id < {run_id}))
       AND score_key = {key}
     ORDER BY finished_at LIMIT 1
 """)
