@@ -31,7 +31,7 @@ INTRO = (
     "one attempt each (`/daily`), no undo. A run may be finished until 01:00 UTC the next day "
     "and still rank; then the day's boards are final and its seed is revealed (`/verify`). "
     "`/leaderboard` compares this server's players or everyone's; `/stats` keeps your streaks. "
-    "{tie_break}\n\n"
+    "{tie_break} {sharing}\n\n"
     "**Weeks and months:** `/leaderboard day:week`, `day:month` and `month:YYYY-MM` (past "
     "months stay readable). {period_rule} On the 1st at 01:00 UTC each server's results channel "
     "gets last month's champions, the top three of each game, and with `/settings "
@@ -41,6 +41,13 @@ INTRO = (
     "privately; its card ranks you as you finish and reveals the seed when it closes. "
     "`/series` plays Tomb of Four Kings runs back to back and adds up their points."
 )
+#: Where a daily's share line goes (bot.results), said where /help explains the daily.
+SHARING = (
+    "A finished daily's **Share** button posts its spoiler-free line (your name, the score, "
+    "a row of squares) once: in the server's results channel if one is set (which also gets "
+    "every daily result by itself), else in the channel you played in; nowhere else unless "
+    "you share."
+)
 EMBED_COLOUR = discord.Colour.dark_gold()
 
 
@@ -49,7 +56,8 @@ def help_embed(tree: app_commands.CommandTree[Any]) -> discord.Embed:
     games = ", ".join(game.title for game in GAMES.values())
     embed = discord.Embed(
         title="Dungeon Deck",
-        description=INTRO.format(games=games, tie_break=TIE_BREAK, period_rule=PERIOD_RULE),
+        description=INTRO.format(games=games, tie_break=TIE_BREAK, period_rule=PERIOD_RULE,
+                                 sharing=SHARING),
         colour=EMBED_COLOUR,
     )
     for command in sorted(tree.get_commands(), key=lambda c: c.name):

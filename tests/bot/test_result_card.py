@@ -162,3 +162,10 @@ async def test_a_daily_played_in_a_dm_is_handed_over_to_copy(world, error_logs):
     assert shared.ephemeral
     assert shared.response.content.startswith(
         "Your result, to copy and post anywhere:\n```\nTomb of Four Kings #5 · carol\n")
+
+
+async def test_help_says_where_a_share_goes(world, error_logs):
+    shown = (await world.slash(world.alice, "help")).response
+    text = world.description(shown)
+    assert "**Share** button posts its spoiler-free line" in text
+    assert "results channel if one is set (which also gets every daily result by itself)" in text
