@@ -116,7 +116,7 @@ def card(
         add_field(embed, MEANING_FIELD, "\n".join(meaning), inline=False)
     if facts is not None and facts.share:
         add_field(embed, SHARE_FIELD, facts.share, inline=False)
-    embed.set_footer(text=clip(f"run #{run.id} · {run.moves} moves", FOOTER_MAX))
+    embed.set_footer(text=clip(f"run #{run.id} · move {run.moves}", FOOTER_MAX))
     return embed
 
 
