@@ -141,10 +141,10 @@ def _meaning(run: Run, facts: Facts | None) -> list[str]:
             lines.append(f"🌟 **New personal best** at {variant} (was {best.previous}).")
         elif best.equal:
             lines.append(f"🌟 Equals your best at {variant}.")
-        elif best.previous is not None:
+        elif best.previous is not None and run.status is not RunStatus.RESIGNED:
             lines.append(f"Your best at {variant}: {best.previous} "
                          f"({best.runs + 1} runs finished).")
-        else:
+        elif run.status is not RunStatus.RESIGNED:
             lines.append(f"Your first {variant} run finished: the score to beat next time.")
     if facts.standing:
         lines.append(f"🏅 {facts.standing}")

@@ -207,9 +207,10 @@ def finish(view: dict[str, Any]) -> Finish:
             return Finish(near_miss=f"So close: {plural(left, 'monster')} short of clearing "
                           "the dungeon.")
     if view["won"] and view["reserve"]:
-        kept = plural(len(view["reserve"]), "card")
-        return Finish(notes=(f"Spare cards are those never played: the {kept} left on the "
-                             "reserve were played there, so they do not count.",))
+        n = len(view["reserve"])
+        kept = "the card left on the reserve was played there, so it does" if n == 1 else (
+            f"the {n} cards left on the reserve were played there, so they do")
+        return Finish(notes=(f"Spare cards are those never played: {kept} not count.",))
     return Finish()
 
 

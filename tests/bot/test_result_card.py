@@ -74,6 +74,8 @@ def test_a_clear_win_explains_its_spare_cards_beside_a_full_reserve() -> None:
     won = {**stuck, "outcome": "won", "won": True, "reserve": ["2H"] * 6, "talon": 0}
     (note,) = clear.finish(won).notes
     assert "the 6 cards left on the reserve were played there" in note
+    (one,) = clear.finish({**won, "reserve": ["2H"]}).notes
+    assert "the card left on the reserve was played there, so it does not count" in one
     assert clear.finish({**won, "reserve": []}).notes == ()
 
 
