@@ -29,7 +29,7 @@ from store.dialect import Conflict
 from store.pars import ParRecord, ParRow, Pars, TurnRow
 from store.posts import Posts
 from store.ratings import DayResult, RatingFilter, RatingLine, RatingRow, Ratings
-from store.records import DayMark, GameStats, Records, Streak
+from store.records import DayMark, GameStats, PriorBest, Records, Streak
 from store.runs import NewRun, RunChange, RunRow, Runs
 from store.seasons import Seasons
 from store.series import Series, SeriesBest, SeriesEntry, SeriesRow
@@ -68,6 +68,7 @@ class Store(Protocol):
 __all__ = [
     "BoardFilter", "BoardLine", "ChallengeEntry", "ChallengeRow", "ChallengeStats", "Conflict",
     "DayMark", "DayResult", "GameStats", "NewChallenge", "NewRun", "ParRecord", "ParRow",
-    "PeriodFilter", "PeriodLine", "RatingFilter", "RatingLine", "RatingRow", "RunChange",
-    "RunRow", "SeriesBest", "SeriesEntry", "SeriesRow", "Store", "Streak", "TurnRow", "Tx",
+    "PeriodFilter", "PeriodLine", "PriorBest", "RatingFilter", "RatingLine", "RatingRow",
+    "RunChange", "RunRow", "SeriesBest", "SeriesEntry", "SeriesRow", "Store", "Streak",
+    "TurnRow", "Tx",
 ]

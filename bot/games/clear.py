@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.boards.common import Board, ButtonSpec, Choice, GameBoard, add_field, button
+from bot.boards.common import Board, ButtonSpec, Choice, Finish, GameBoard, add_field, button
 from bot.pictures.canvas import (
     CARD_H,
     CARD_W,
@@ -31,12 +31,14 @@ from bot.pictures.canvas import (
 from bot.pictures.faces import BACK, card_image
 from rules.cards import display
 from rules.clear.engine import (
+    MONSTERS,
     hand_text,
     pile_text,
     power_deck_text,
     reserve_text,
     slain_text,
 )
+from rules.words import plural
 
 _FROM_HAND = discord.ButtonStyle.primary
 _FROM_RESERVE = discord.ButtonStyle.success
@@ -219,8 +221,32 @@ def draw(s: dict[str, Any]) -> Canvas:
     return t
 
 
+# ----- the result card ------------------------------------------------------------------
+
+#: Stuck with at most this many monsters left came close.
+NEAR_MISS_MONSTERS = 2
+
+
+def finish(view: dict[str, Any]) -> Finish:
+    """Stuck one or two monsters short is a near miss. A win's "cards to spare" are the
+    power deck and the hand left unplayed (the score, rules.md): cards put on the reserve were
+    played there, so a note says so when the reserve still holds some."""
+    if view["outcome"] == "stuck":
+        left = MONSTERS - view["slain"]
+        if 0 < left <= NEAR_MISS_MONSTERS:
+            return Finish(near_miss=f"So close: {plural(left, 'monster')} short of clearing "
+                          "the dungeon.")
+    if view["won"] and view["reserve"]:
+        n = len(view["reserve"])
+        kept = "the card left on the reserve was played there, so it does" if n == 1 else (
+            f"the {n} cards left on the reserve were played there, so they do")
+        return Finish(notes=(f"Spare cards are those never played: {kept} not count.",))
+    return Finish()
+
+
 #: Clear the Dungeon in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, headings=HEADINGS, scene=scene, draw=draw, banners={"stuck": "STUCK"},
     choose=choose,
+    finish=finish,
 )
