@@ -55,8 +55,20 @@ def until(moment: datetime, now: datetime) -> str:
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 
 
+#: How a global board lists a player who chose ``/preferences global-board:off``.
+HIDDEN_NAME = "a player"
+
+
+def listed_name(line: BoardLine | PeriodLine | RatingLine) -> str:
+    """The name a board line shows (markdown escaped): "a player" for one who chose not to
+    be named on the global boards, ``player <id>`` for one the bot has no name for."""
+    if line.hidden:
+        return HIDDEN_NAME
+    return discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+
+
 def line_text(line: BoardLine, *, you: bool = False) -> str:
-    name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+    name = listed_name(line)
     status = " (resigned)" if line.status == "resigned" else ""
     text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.score_text or line.score}{status}"
     return f"{text} ← you" if you else text
@@ -147,7 +159,7 @@ def period_page_id(board: PeriodBoard, page: int) -> str:
 
 
 def period_line_text(line: PeriodLine, unit: str, *, you: bool = False) -> str:
-    name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+    name = listed_name(line)
     days = "day" if line.days == 1 else "days"
     text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.total} {unit} ({line.days} {days})"
     return f"{text} ← you" if you else text
@@ -206,7 +218,7 @@ def rating_page_id(board: RatingBoard, page: int) -> str:
 
 
 def rating_line_text(line: RatingLine, *, you: bool = False) -> str:
-    name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+    name = listed_name(line)
     days = "day" if line.days == 1 else "days"
     note = " provisional" if line.days < ESTABLISHED_DAYS else ""
     text = f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.rating} ({line.days} {days}{note})"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from store.boards import shown_name
 from store.dialect import Conflict, Db, Query, Row
 
 
@@ -64,6 +65,7 @@ class RatingLine:
     name: str
     rating: int
     days: int
+    hidden: bool = False  # as store.boards.BoardLine.hidden
 
 
 class Ratings(Protocol):
@@ -163,6 +165,7 @@ class RatingStatements:
 def _rating_statements(guild: bool, age: bool) -> RatingStatements:
     src, where = _scope("g", guild, age)
     bsrc, bwhere = _scope("b", guild, age)
+    name, hidden = shown_name(not guild)
     return RatingStatements(
         keys=Query.both(f"""
             SELECT g.rating FROM {src} WHERE {where}
@@ -173,16 +176,16 @@ def _rating_statements(guild: bool, age: bool) -> RatingStatements:
         ),
         band=Query.both(f"""
             SELECT {{above}} + rank() OVER (ORDER BY b.rating DESC) AS rank, b.owner_id,
-                   coalesce(p.name, '') AS name, b.rating, b.days
+                   {name} AS name, b.rating, b.days, {hidden} AS hidden
             FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
             WHERE {bwhere} AND b.rating BETWEEN {{bottom}} AND {{top}}
-            ORDER BY b.rating DESC, lower(coalesce(p.name, '')), b.owner_id
+            ORDER BY b.rating DESC, lower({name}), b.owner_id
             LIMIT {{limit}} OFFSET {{skip}}
         """),
         size=Query.both(f"SELECT count(*) AS n FROM {src} WHERE {where}"),
         line=Query.both(f"""
             SELECT 1 + (SELECT count(*) FROM {src} WHERE {where} AND g.rating > b.rating)
-                   AS rank, b.owner_id, coalesce(p.name, '') AS name, b.rating, b.days
+                   AS rank, b.owner_id, {name} AS name, b.rating, b.days, {hidden} AS hidden
             FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
             WHERE {bwhere} AND b.owner_id = {{owner_id}}
         """),
@@ -296,4 +299,5 @@ def _rating_row(row: Row) -> RatingRow:
 
 def _rating_line(row: Row) -> RatingLine:
     return RatingLine(rank=int(row["rank"]), owner_id=row["owner_id"], name=row["name"],
-                      rating=int(row["rating"]), days=int(row["days"]))
+                      rating=int(row["rating"]), days=int(row["days"]),
+                      hidden=bool(row["hidden"]))
