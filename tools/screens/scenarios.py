@@ -282,7 +282,7 @@ async def capture_all(folder: Path | None = None) -> list[Screen]:
         seeds = itertools.count(FIRST_SEED)
         bot = create_bot(path, daily_secret=DAILY_SECRET, clock=clock,
                          random_seed=lambda: next(seeds), pictures=True, card_emoji=True,
-                         solve_par=False, rate_days=False)
+                         solve_par=False, rate_days=False, remind=False)
         async with simcord.run(bot) as env:
             s = Story(env, bot, clock)
             await s.settle()
