@@ -161,10 +161,8 @@ class Settings(commands.Cog):
     @app_commands.rename(global_board="global-board")
     @app_commands.describe(
         pictures="Table pictures on your boards (default on)",
-        global_board=("Your name on the global boards; off, you are listed as \"a player\" "
-                      "(server boards still name you; default on)"),
-        reminders=("A direct message an hour before today's deal ends when a streak is at "
-                   "risk (default off)"),
+        global_board="Your name on everyone's boards; off: \"a player\", at your rank (default on)",
+        reminders="A direct message at 23:00 UTC when a streak is at risk (default off)",
     )
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
@@ -295,14 +293,16 @@ def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str]) 
 def preferences_text(prefs: dict[str, str], *, changed: bool) -> str:
     """A player's preferences as they stand (defaults for those never set)."""
     shown = {key: prefs.get(key, default) for key, default in PLAYER_DEFAULTS.items()}
-    board = ("your name" if shown[GLOBAL_BOARD] == "on"
-             else "listed as \"a player\", at your true rank; server boards still name you")
-    remind = ("a direct message an hour before today's deal ends when a streak is at risk"
+    board = ("your name on the global boards" if shown[GLOBAL_BOARD] == "on"
+             else "the global boards list you as \"a player\", at your true rank; server "
+             "boards still name you")
+    remind = ("a direct message at 23:00 UTC, an hour before today's deal ends, when a "
+              "streak is at risk"
               if shown[REMINDERS] == "on" else "no direct messages")
     return "\n".join([
         "Your preferences are now:" if changed else "Your preferences:",
         f"- pictures: **{shown[PICTURES]}** (table pictures on your boards)",
-        f"- global-board: **{shown[GLOBAL_BOARD]}** ({board} on the global boards)",
+        f"- global-board: **{shown[GLOBAL_BOARD]}** ({board})",
         f"- reminders: **{shown[REMINDERS]}** ({remind})",
     ])
 

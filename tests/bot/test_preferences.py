@@ -53,7 +53,8 @@ async def test_global_board_off_lists_a_player_at_their_rank_and_servers_still_n
     answer = await world.slash(world.alice, "preferences", **{"global-board": "off"})
     assert answer.ephemeral
     assert "- global-board: **off**" in answer.response.content
-    assert "\"a player\", at your true rank" in answer.response.content
+    assert ("the global boards list you as \"a player\", at your true rank; server boards "
+            "still name you") in answer.response.content
 
     after = await global_boards(world, world.bob)
     for kind, text in after.items():
@@ -82,5 +83,5 @@ async def test_preferences_show_every_choice_with_its_default(world, error_logs)
         "- reminders: **off** (no direct messages)",
     ]
     turned = (await world.slash(world.alice, "preferences", reminders="on")).response.content
-    assert ("- reminders: **on** (a direct message an hour before today's deal ends when a "
-            "streak is at risk)") in turned
+    assert ("- reminders: **on** (a direct message at 23:00 UTC, an hour before today's deal "
+            "ends, when a streak is at risk)") in turned

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import simcord
@@ -191,6 +192,18 @@ async def story(s: Story) -> None:
     await s.keep("leaderboard-week", "/leaderboard day:week",
                  "This week's daily points (Monday to Sunday) from three days of dailies.",
                  board, user="alice", command="leaderboard")
+    frank = s.others[3]  # played Thursday and Friday, not today
+    prefs = (await s.slash(frank, "preferences", reminders="on",
+                           **{"global-board": "off"})).response
+    await s.keep("preferences", "/preferences",
+                 "frank keeps his name off everyone's boards and asks for streak reminders "
+                 "(only he sees it).", prefs, user="frank", command="preferences")
+    board = (await s.slash(alice, "leaderboard", game="donsol", day="week",
+                           scope="global")).response
+    await s.keep("leaderboard-week-global", "/leaderboard day:week scope:global",
+                 "Everyone's week: frank chose global-board:off, so this board lists him as "
+                 "\"a player\", at his own rank (this server's board still names him).",
+                 board, user="alice", command="leaderboard")
 
     donsol = (await s.slash(alice, "play", game="donsol")).response
     donsol = await s.play(alice, donsol, 6, 1)
@@ -256,6 +269,14 @@ async def story(s: Story) -> None:
     await s.keep("challenge-card", "A challenge card",
                  "alice's public challenge after bob accepted and finished his run; alice is "
                  "still playing.", card, user="alice", command="challenge")
+
+    # Saturday, 23:00: the deal's last hour; frank has not played today.
+    s.clock.now = datetime(2026, 12, 5, 23, 0, 30, tzinfo=UTC)
+    await s.bot.get_cog("ReminderLoop").run_due(s.clock.now)
+    (dm,) = [m for m in frank.user.dm_channel.history() if m.author.bot]
+    await s.keep("reminder", "A streak reminder",
+                 "The direct message frank gets at 23:00 UTC: his Donsol streak is at risk.",
+                 SimpleNamespace(channel_id=dm.channel.id, id=dm.id))
 
     # Sunday 6 December, 02:00: Saturday's boards have closed.
     s.clock.now = datetime(2026, 12, 6, 2, 0, tzinfo=UTC)
