@@ -55,7 +55,7 @@ async def run(runs_per_game: int, seed: int, folder: Path, *, pictures: bool,
     # clicks) and no emoji upload: none is what this measures.
     bot = create_bot(folder / f"bench-{pictures}.sqlite3", daily_secret="bench", sync="never",
                      pictures=pictures, card_emoji=False, solve_par=False,
-                     rate_days=False)
+                     rate_days=False, remind=False)
     await fake.attach(bot)
     memory.settle()  # as `python -m bot` does once started (bot.ops.lifecycle)
     setup = (time.perf_counter() - started) * 1000

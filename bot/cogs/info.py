@@ -51,7 +51,10 @@ TOPICS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "move.\n\n{sharing}"), ("daily", "verify", "replay")),
     "boards": ("Boards and seasons", (
         "`/leaderboard` compares this server's players or everyone's; `/stats` keeps your "
-        "streaks. {tie_break}\n\n"
+        "streaks. {tie_break} With `/preferences global-board:off` everyone's boards list you "
+        "as \"a player\", at your true rank (server boards still name you); with "
+        "`reminders:on` the bot sends you a direct message when a streak is at risk, in the last "
+        "hour today's deal can still be started.\n\n"
         "**Weeks and months:** `/leaderboard day:week`, `day:month` and `month:YYYY-MM` (past "
         "months stay readable). {period_rule} On the 1st, once the month's last day has "
         "closed, each server's results channel gets last month's champions, the top three of "

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import simcord
@@ -218,6 +219,18 @@ async def story(s: Story) -> None:
     await s.keep("leaderboard-week", "/leaderboard day:week",
                  "This week's daily points (Monday to Sunday) from three days of dailies.",
                  board, user="alice", command="leaderboard")
+    frank = s.others[3]  # played Thursday and Friday, not today
+    prefs = (await s.slash(frank, "preferences", reminders="on",
+                           **{"global-board": "off"})).response
+    await s.keep("preferences", "/preferences",
+                 "frank keeps his name off everyone's boards and asks for streak reminders "
+                 "(only he sees it).", prefs, user="frank", command="preferences")
+    board = (await s.slash(alice, "leaderboard", game="donsol", day="week",
+                           scope="global")).response
+    await s.keep("leaderboard-week-global", "/leaderboard day:week scope:global",
+                 "Everyone's week: frank chose global-board:off, so this board lists him as "
+                 "\"a player\", at his own rank (this server's board still names him).",
+                 board, user="alice", command="leaderboard")
 
     donsol = (await s.slash(alice, "play", game="donsol")).response
     donsol = await s.play(alice, donsol, 6, 1)
@@ -322,6 +335,14 @@ async def story(s: Story) -> None:
                  "The Tomb of Four Kings run resigned eight moves in: said, and scored with "
                  "what a resigned Tomb run ranks with.", resigned, user="alice", command="play")
 
+    # Saturday, 23:00: the deal's last hour; frank has not played today.
+    s.clock.now = datetime(2026, 12, 5, 23, 0, 30, tzinfo=UTC)
+    await s.bot.get_cog("ReminderLoop").run_due(s.clock.now)
+    (dm,) = [m for m in frank.user.dm_channel.history() if m.author.bot]
+    await s.keep("reminder", "A streak reminder",
+                 "The direct message frank gets at 23:00 UTC: his Donsol streak is at risk.",
+                 SimpleNamespace(channel_id=dm.channel.id, id=dm.id))
+
     # Sunday 6 December, 02:00: Saturday's boards have closed.
     s.clock.now = datetime(2026, 12, 6, 2, 0, tzinfo=UTC)
     s.bot.core.replays.budget_per_step = 300
@@ -359,7 +380,7 @@ async def capture_all(folder: Path | None = None) -> list[Screen]:
         seeds = itertools.count(FIRST_SEED)
         bot = create_bot(path, daily_secret=DAILY_SECRET, clock=clock,
                          random_seed=lambda: next(seeds), pictures=True, card_emoji=True,
-                         solve_par=False, rate_days=False)
+                         solve_par=False, rate_days=False, remind=False)
         async with simcord.run(bot) as env:
             s = Story(env, bot, clock)
             await s.settle()
