@@ -59,6 +59,7 @@ from rules import GAMES, Game
 from rules.deal import daily_seed
 from store.base import BoardFilter, PeriodFilter
 from store.boards import board_params, board_statements, period_params, period_statements
+from store.ratings import RATING_STATEMENTS
 from store.records import SELECT_BEST, SELECT_DAILY_MARKS, SELECT_GAME_STATS, SELECT_STREAKS
 from store.runs import score_key
 from store.settings import SELECT_GUILD_SETTINGS
@@ -704,6 +705,25 @@ def plans(s: Samples) -> list[Plan]:
                 Plan(f"{span} board line ({scope})", q.line.sqlite, params,
                      "period_points_board|sqlite_autoindex_period_points_1"),
             ]
+    # The rating boards: everyone's walks ratings_board, a server's rating_members_board (its
+    # members carry their rating, migration 0010), never all of a server's members sorted.
+    for scope, guild_id, bound, index in (
+        ("global", None, None, "ratings_board"),
+        ("server", guild, None, "rating_members_board"),
+        ("server, min age", guild, max_owner_id(day, 7), "rating_members_board"),
+    ):
+        rq = RATING_STATEMENTS[guild_id is not None, bound is not None]
+        params = {"game": game, "variant": variant, "guild_id": guild_id,
+                  "max_owner_id": bound, "limit": PAGE_SIZE, "offset": 0, "top": 1100,
+                  "bottom": 1000, "above": 0, "skip": 0, "owner_id": owner}
+        found += [
+            Plan(f"rating board page keys ({scope})", rq.keys.sqlite, params, index),
+            Plan(f"rating board above a rating ({scope})", rq.above.sqlite, params, index),
+            Plan(f"rating board page band ({scope})", rq.band.sqlite, params, index,
+                 sorts=True),
+            # A count with an account-age bound may range the key (guild, game, variant, owner).
+            Plan(f"rating board size ({scope})", rq.size.sqlite, params, f"{index}|PRIMARY KEY"),
+        ]
     player = {"owner_id": owner, "game": game}
     return [
         *found,

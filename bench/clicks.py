@@ -56,7 +56,7 @@ async def run(runs_per_game: int, seed: int, folder: Path, *, pictures: bool,
     # clicks) and no emoji upload: none is what this measures.
     bot = create_bot(folder / f"bench-{pictures}.sqlite3", daily_secret="bench", sync="never",
                      pictures=pictures, card_emoji=False, solve_par=False,
-                     rate_days=False)
+                     rate_days=False, remind=False)
     await fake.attach(bot)
     if bot.table_pictures.warming is not None:
         await bot.table_pictures.warming  # the picture worker up, as in a bot long started

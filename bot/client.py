@@ -35,7 +35,7 @@ EXTENSIONS = (
     "bot.cogs.settings",
     "bot.cogs.posts", "bot.cogs.seasons",
     "bot.cogs.challenges", "bot.cogs.series",
-    "bot.cogs.replays", "bot.cogs.par", "bot.cogs.ratings",
+    "bot.cogs.replays", "bot.cogs.par", "bot.cogs.ratings", "bot.cogs.reminders",
 )
 
 SCOPES = ("bot", "applications.commands")
@@ -111,6 +111,7 @@ class DungeonBot(commands.Bot):
         card_colours: str = "four",
         solve_par: bool = True,
         rate_days: bool = True,
+        remind: bool = True,
         **shards: object,
     ) -> None:
         # Slash commands and buttons only: no message content, no members.
@@ -150,6 +151,9 @@ class DungeonBot(commands.Bot):
         #: Rate each closed day's boards in the background (``bot.cogs.ratings``); tests turn
         #: it off and run its passes themselves.
         self.rate_days = rate_days
+        #: Send the streak reminders in the background (``bot.cogs.reminders``); tests turn
+        #: it off and run its passes themselves.
+        self.remind = remind
         self._emoji_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:

@@ -65,7 +65,9 @@ CONTROLS: dict[str, str] = {
     "board": "",  # back to the board (from the confirmation)
     "resume": "",  # show an unfinished run's board
     "abandon": "variant",  # resign the unfinished run and start anew in this variant
-    "again": "",  # a new practice run of the same game and variant
+    "again": "",  # a new practice run of the same game and variant (Practice <Game>)
+    "share": "",  # post a finished daily's share line (its result card's Share)
+    "stats": "",  # the owner's /stats for the run's game, privately (a result card's Stats)
     "show": "flag",  # bring a board back from /games ("p" = privately)
     "hint": "",  # a suggested move, with why (practice runs)
     "pick": "card",  # a two-step board's first step: redraw offering this card's moves

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import dressing, metrics, replies, results, screens, standings
-from core import Run, RunKind
+from bot.boards.result import Facts
+from core import Refusal, Run, RunKind
+from core.checks import check_game
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -47,8 +49,8 @@ class Presenter:
     ) -> None:
         """Answer the click by redrawing the clicked message as the run's board."""
         owner = interaction.user.display_name if interaction.user.id == run.owner_id else None
-        standing = await self.standing(run)
-        screen = screens.board(run, owner=owner, notice=notice, standing=standing)
+        facts = await self.facts(run, interaction.user)
+        screen = screens.board(run, owner=owner, notice=notice, facts=facts)
         await self.present(interaction, screen, edit=True, last_action=last_action)
 
     async def present(
@@ -128,6 +130,43 @@ class Presenter:
             run.owner_id, run.game, run.variant, run.day, run.guild_id
         )
         return standings.standing_text(run, found, core.ctx.clock())
+
+    async def facts(self, run: Run, user: discord.abc.User | None = None) -> Facts | None:
+        """What a finished run means for its player (its result card): the personal best,
+        and for a daily its standing, the streak and the share line (naming ``user`` when
+        they own the run). None while the run is being played."""
+        if not run.over:
+            return None
+        core = self.bot.core
+        best = await core.rankings.personal_best(run)
+        if run.kind is not RunKind.DAILY:
+            return Facts(best=best)
+        record = await core.rankings.record(run.owner_id, run.game)
+        player = results.player_name(user) if user is not None and user.id == run.owner_id else None
+        return Facts(
+            best=best, standing=await self.standing(run), streak=record.current_streak,
+            share=await core.daily.result_line(run, player),
+        )
+
+    async def stats(
+        self, interaction: discord.Interaction[Any], who: discord.abc.User, game: str | None
+    ) -> None:
+        """Answer privately with ``who``'s /stats (in ``game``, or every game): /stats itself
+        and a result card's Stats button."""
+        core = self.bot.core
+        try:
+            if game is not None:
+                check_game(game)
+            records = await core.rankings.records(who.id, game)
+            games = [r.stats.game for r in records]
+            contests = {key: await core.rankings.contests(who.id, key) for key in games}
+            pars = {key: await core.par.record(who.id, key) for key in games}
+            ratings = {key: await core.ratings.of_player(who.id, key) for key in games}
+        except Refusal as exc:
+            await replies.notice(interaction, str(exc))
+            return
+        embed = standings.stats(who.display_name, records, contests, pars, ratings)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def after_write(self, interaction: discord.Interaction[Any], run: Run) -> None:
         """After the click was answered: a run this click finished is counted, a daily is

@@ -16,11 +16,13 @@ from typing import Any
 import discord
 
 from bot import standings
+from bot.boards import result
 from bot.boards.common import Pictured
 from bot.buttons import HINT_MARK, ButtonRows, PlainButton, button, control_id, move_id
-from bot.games import choose, render_board
+from bot.games import BOARDS, choose, render_board
 from core import Run, RunKind, RunStatus
 from core.clock import parse_timestamp
+from rules import GAMES
 from rules.deal import commitment
 
 CONTROL_ROW = 4
@@ -28,7 +30,6 @@ CONTROL_ROW = 4
 GAMES_LISTED = 20
 
 STALE = "That button was on an older board, so nothing was played. This is the board now."
-RESIGNED = "You resigned this run."
 RUN_OVER = "This run is over."
 CONFIRM_RESIGN = "Resign this run? It ends here and cannot be resumed."
 
@@ -58,31 +59,29 @@ def board(
     standing: str | None = None,
     hinted: str | None = None,
     choice: str | None = None,
+    facts: result.Facts | None = None,
 ) -> Screen:
-    """The run's board: the game's buttons, then Undo/Resign while playing or Play again.
+    """The run's board: the game's buttons, then Undo/Resign while playing; once over, its
+    result card (:func:`finished`).
 
     A daily's board also shows its deal's commitment, and once over, ``standing``: where the
-    run stands on the day's boards. ``hinted`` is the move a hint suggests: its button (or
-    the first step's button that leads to it) carries :data:`HINT_MARK`. ``choice`` draws a
-    two-step board's second step (``can_choose`` says whether the board offers it), with
-    Back to the first."""
+    run stands on the day's boards (``facts`` holds it too, and more). ``hinted`` is the
+    move a hint suggests: its button (or the first step's button that leads to it) carries
+    :data:`HINT_MARK`. ``choice`` draws a two-step board's second step (``can_choose`` says
+    whether the board offers it), with Back to the first."""
+    if run.over:
+        if facts is None and standing:
+            facts = result.Facts(standing=standing)
+        return finished(run, owner=owner, notice=notice, facts=facts)
     view = run.view
-    if run.status is RunStatus.RESIGNED:
-        # The engine's state does not know about resigning: its prompt would still ask for a
-        # move, so the board closes on the resignation instead.
-        view = {**view, "prompt": RESIGNED}
     drawn = render_board(
         view, run.actions, run_id=run.id, kind=run.kind, day=run.day, owner=owner,
         notice=notice, choice=choice,
     )
     if run.kind is RunKind.DAILY:
-        if standing:
-            drawn.embed.add_field(name="Standing", value=standing, inline=False)
         standings.commitment_field(drawn.embed, run, commitment(run.seed))
     rows = ButtonRows()
-    playing = run.status is RunStatus.PLAYING
-    # A resigned run's state is not over, so the board may still draw (disabled) buttons.
-    for spec in drawn.buttons if playing else ():
+    for spec in drawn.buttons:
         if spec.opens:  # a first step: the click only redraws, offering these moves
             custom_id = control_id("pick", run.id, run.version, spec.action)
             marked = hinted in spec.opens
@@ -93,23 +92,40 @@ def board(
             custom_id, label=spec.label, style=spec.style, row=spec.row,
             disabled=spec.disabled, emoji=HINT_MARK if marked else spec.emoji,
         ))
-    if playing and choice is not None:
+    if choice is not None:
         rows.add(_control("board", run, label="Back", emoji="◀️"))
-    if playing:
-        if run.kind is RunKind.PRACTICE and run.moves > 0:
-            rows.add(_control("undo", run, label="Undo", emoji="↩️"))
-        if run.kind is RunKind.PRACTICE:  # never on dailies, challenges or series
-            rows.add(_control("hint", run, label="Hint", emoji=HINT_MARK))
-        rows.add(_control("resign", run, label="Resign", emoji="🏳️"))
-    else:
-        rows.add(_control("again", run, label="Play again", emoji="🔁",
-                          style=discord.ButtonStyle.primary))
-    return Screen(drawn.embed, rows, run, drawn.pictured if playing else None)
+    if run.kind is RunKind.PRACTICE and run.moves > 0:
+        rows.add(_control("undo", run, label="Undo", emoji="↩️"))
+    if run.kind is RunKind.PRACTICE:  # never on dailies, challenges or series
+        rows.add(_control("hint", run, label="Hint", emoji=HINT_MARK))
+    rows.add(_control("resign", run, label="Resign", emoji="🏳️"))
+    return Screen(drawn.embed, rows, run, drawn.pictured)
 
 
 def can_choose(run: Run, choice: str) -> bool:
     """Whether the run's board offers ``choice`` as a first step now."""
     return run.status is RunStatus.PLAYING and choose(run.view, run.actions, choice) is not None
+
+
+def finished(
+    run: Run, *, owner: str | None = None, notice: str | None = None,
+    facts: result.Facts | None = None,
+) -> Screen:
+    """A finished or resigned run's result card (:mod:`bot.boards.result`) and its next
+    steps: Share (a daily's share line), Practice <Game> (a new practice run of the game and
+    variant, on a new deal) and Stats (the player's /stats for the game, privately)."""
+    embed = result.card(run, BOARDS[run.game], owner=owner, notice=notice, facts=facts)
+    if run.kind is RunKind.DAILY:
+        standings.commitment_field(embed, run, commitment(run.seed))
+    rows = ButtonRows()
+    if run.kind is RunKind.DAILY:
+        rows.add(_control("share", run, label="Share", emoji="📣",
+                          style=discord.ButtonStyle.success))
+    title = GAMES[run.game].title
+    rows.add(_control("again", run, label=f"Practice {title}", emoji="🔁",
+                      style=discord.ButtonStyle.primary))
+    rows.add(_control("stats", run, label="Stats", emoji="📊"))
+    return Screen(embed, rows, run)
 
 
 def hint_notice(run: Run, action: str, reason: str) -> str:

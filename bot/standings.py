@@ -56,8 +56,20 @@ def game_day(game: str, day: str) -> str:
     return f"{GAMES[game].title} #{day_number(day)}"
 
 
+#: How a global board lists a player who chose ``/preferences global-board:off``.
+HIDDEN_NAME = "a player"
+
+
+def listed_name(line: BoardLine | PeriodLine | RatingLine) -> str:
+    """The name a board line shows (markdown escaped): "a player" for one who chose not to
+    be named on the global boards, ``player <id>`` for one the bot has no name for."""
+    if line.hidden:
+        return HIDDEN_NAME
+    return discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+
+
 def line_text(line: BoardLine) -> str:
-    name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+    name = listed_name(line)
     status = " (resigned)" if line.status == "resigned" else ""
     return f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.score_text or line.score}{status}"
 
@@ -186,7 +198,7 @@ def period_page_id(board: PeriodBoard, page: int) -> str:
 
 
 def period_line_text(line: PeriodLine, unit: str) -> str:
-    name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+    name = listed_name(line)
     days = "day" if line.days == 1 else "days"
     return f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.total} {unit} ({line.days} {days})"
 
@@ -255,7 +267,7 @@ def rating_page_id(board: RatingBoard, page: int) -> str:
 
 
 def rating_line_text(line: RatingLine) -> str:
-    name = discord.utils.escape_markdown(line.name or f"player {line.owner_id}")
+    name = listed_name(line)
     days = "day" if line.days == 1 else "days"
     note = " provisional" if line.days < ESTABLISHED_DAYS else ""
     return f"`#{line.rank:>3}` **{clip(name, 40)}** — {line.rating} ({line.days} {days}{note})"

@@ -36,6 +36,8 @@ EPOCH = date(2026, 12, 1)
 #: How long after midnight a run of the day before may still be finished and rank.
 GRACE = timedelta(hours=1)
 SECRET_KEY = "daily_secret"
+#: The meta key that records where a run's share line was posted (``share:<run id>``).
+SHARE_KEY = "share:{run_id}"
 
 
 def day_number(day: str) -> int:
@@ -181,15 +183,26 @@ class Daily:
             day=check_day(day),
         )
 
-    async def result_line(self, run: Run) -> str:
-        """The run's public, spoiler-free result line: the game and day number, outcome and
-        score, and one symbol per room, turn or hand (``core.recap``)."""
+    async def result_line(self, run: Run, player: str | None = None) -> str:
+        """The run's public, spoiler-free share line (``core.recap``): ``player``'s name, the
+        game and day number, outcome and score, one square per room, turn or hand, the
+        legend of those squares and the invitation to play the deal."""
         assert run.day is not None
         moves = await self._runs.moves(run.id)
         return await asyncio.to_thread(
             run_result_line, run.game, run.variant, day_number(run.day), run.seed, moves,
-            deck=run.deck, resigned=run.status is RunStatus.RESIGNED,
+            deck=run.deck, resigned=run.status is RunStatus.RESIGNED, player=player,
         )
+
+    async def claim_share(self, run: Run, where: str) -> str | None:
+        """Record that ``run``'s share line goes to ``where`` (a channel mention), at most
+        once per run: None when this claim is the first, else where it went before. Claimed
+        before posting, as the daily post is: a line is lost rather than posted twice."""
+        # A token of this claim's own: of two clicks at once, only the one whose value was
+        # stored wins (the insert is "if absent" in both databases).
+        mine = f"{where}\n{secrets.token_hex(8)}"
+        stored = await self._ctx.store.write(_add_meta, SHARE_KEY.format(run_id=run.id), mine)
+        return None if stored == mine else stored.split("\n")[0]
 
 
 def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str) -> DailyStart:
@@ -214,3 +227,4 @@ def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str) -> DailyStart:
 
 def _add_meta(tx: Tx, key: str, value: str) -> str:
     return tx.add_meta(key, value)
+

@@ -32,6 +32,7 @@ from core.context import Context
 from core.daily import EPOCH, Daily, closes_at, day_number, opens_at
 from core.errors import BadRequest
 from core.freezes import walk
+from core.model import Run
 from core.settings import GuildSettings
 from rules import GAMES
 from store.base import (
@@ -42,10 +43,12 @@ from store.base import (
     GameStats,
     PeriodFilter,
     PeriodLine,
+    PriorBest,
     SeriesBest,
     Streak,
     Tx,
 )
+from store.runs import score_key
 
 PAGE_SIZE = 10
 #: How many days of dailies ``/stats`` shows at a glance.
@@ -163,6 +166,19 @@ class PeriodBoard:
         return self.first[:7]
 
 
+@dataclass(frozen=True)
+class PersonalBest:
+    """How a finished run compares with the player's earlier runs of its game and variant:
+    ``runs`` finished before it, the best of them (``previous``, its score text; None for a
+    first run), and whether this run beats them all (``new``; a first run is not a "new
+    best": there was nothing to beat) or equals the best (``equal``)."""
+
+    runs: int
+    previous: str | None
+    new: bool
+    equal: bool
+
+
 class Rankings:
     """Leaderboards, standings, stats and streaks."""
 
@@ -220,6 +236,17 @@ class Rankings:
     ) -> Standing:
         """A player's line on the day's server and global boards."""
         return await self._ctx.store.read(_standing_tx, owner_id, game, variant, day, guild_id)
+
+    async def personal_best(self, run: Run) -> PersonalBest:
+        """How the finished ``run`` compares with the owner's earlier finished runs of its game
+        and variant (every kind of run), read from the primary so that it sees them all."""
+        assert run.finished_at is not None, "only a finished run has a personal best"
+        prior: PriorBest = await self._ctx.store.read(
+            _prior_best_tx, run.owner_id, run.game, run.variant, run.id, run.finished_at
+        )
+        mine = score_key(run.score)
+        beaten = prior.best_key is not None and mine > prior.best_key
+        return PersonalBest(prior.runs, prior.best_text, beaten, mine == prior.best_key)
 
     async def record(self, user_id: int, game: str) -> GameRecord:
         """A player's record in ``game``: stats, streaks and the last days of dailies."""
@@ -387,6 +414,12 @@ def _record_tx(
     return tx.game_stats(user_id, game, wins), tx.streaks(user_id, game), tx.daily_marks(
         user_id, game, since, wins
     )
+
+
+def _prior_best_tx(
+    tx: Tx, owner_id: int, game: str, variant: str, run_id: int, finished_at: str
+) -> PriorBest:
+    return tx.prior_best(owner_id, game, variant, run_id, finished_at)
 
 
 def _contests_tx(tx: Tx, user_id: int, game: str) -> tuple[ChallengeStats, list[SeriesBest]]:

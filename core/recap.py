@@ -1,19 +1,22 @@
-"""The spoiler-free result line of a finished run: game, day, outcome, score, a row of emoji.
+"""The spoiler-free share line of a finished daily: who, which deal, the score, a grid.
 
 A daily's result is posted where everyone can read it, while others may still be playing
-the same deal, so the line names no card: one symbol per room (Donsol), turn (Tomb of Four
-Kings) or hand (Clear the Dungeon), like a Wordle grid. The symbols come from replaying the
-run's moves with its engine and comparing the engine's views before and after each move;
-nothing here knows the rules beyond what those views say.
+the same deal, so the line names no card: one coloured square per room (Donsol, Scoundrel),
+turn (Tomb of Four Kings) or hand (Clear the Dungeon), like a Wordle grid. A room, turn or
+hand is the unit a player decides in (a move is too small: a Donsol run is about 54 takes,
+four rows of squares that mostly say "took a card"), so a run is one or two rows of ten. The
+squares come from replaying the run's moves with its engine and comparing the engine's views
+before and after each move; nothing here knows the rules beyond what those views say.
 
-The symbols are each game's (``rules/<key>/recap.py``: its tally, its legend for ``/help`` and
-the docs, and the mark each outcome opens the line with). Every game: 🏳️ the room, turn or
-hand a run was resigned in, unfinished; a room, turn or hand counts once a move was made in
-it, so a room just dealt when the run ended has no symbol.
+The squares are each game's (``rules/<key>/recap.py``: its tally, its legend, and the mark
+each outcome opens the score with). Every game: 🟫 the room, turn or hand a run was resigned
+in, unfinished; a room, turn or hand counts once a move was made in it, so a room just dealt
+when the run ended has no square. Under the grid a one-line legend names the squares it
+shows, and the last line invites whoever reads it to play the same deal.
 
 The line is at most 2,000 characters (Discord's limit for a message), counted in UTF-16 code
-units, never fewer than the characters Discord counts: rows of :data:`ROW` symbols, and past
-the limit the row stops with "… and N more" (Donsol's easy and hard variants let a player
+units, never fewer than the characters Discord counts: rows of :data:`ROW` squares, and past
+the limit the grid stops with "… and N more" (Donsol's easy and hard variants let a player
 escape monster-free rooms without end, so a run's rooms have no upper bound).
 """
 
@@ -23,7 +26,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules import IllegalAction, find_game, plugin
-from rules.recap import RESIGNED
 
 #: Symbols per line of the row.
 ROW = 10
@@ -31,6 +33,10 @@ ROW = 10
 LIMIT = 2000
 #: How a run still being played opens the line.
 UNFINISHED_MARK = "⏳"
+#: How a resigned run's score opens (its last square is :data:`rules.recap.RESIGNED`).
+RESIGNED_MARK = "🏳️"
+#: The share line's last line: where whoever reads it plays the same deal.
+INVITE = "Play today's deal: /daily"
 
 
 def recap(
@@ -57,26 +63,47 @@ def result_line(
     symbols: Sequence[str],
     *,
     resigned: bool = False,
+    player: str | None = None,
 ) -> str:
-    """``Donsol #12 (normal) — 💀 died after 31/54 cards`` and the symbols, 10 to a line.
+    """The share line, five short lines that read at phone width::
+
+        Donsol #12 (normal) · alice
+        💀 died after 31/54 cards
+        🟩🟩🟨🟦🟧🟥
+        🟩 unhurt · 🟨 hurt · 🟧 heavy hit · 🟦 escaped · 🟥 died
+        Play today's deal: /daily
 
     ``outcome`` is the engine's outcome word (``view["outcome"]``, or the core's ``lost``)
-    and ``score_text`` its ``view["score_text"]``. A resigned run says ``resigned`` whatever
-    its outcome. The variant is named only for games that have more than one. Never longer
-    than :data:`LIMIT`.
+    and ``score_text`` its ``view["score_text"]``; ``player`` the name the boards list the
+    player by. A resigned run says ``resigned`` whatever its outcome. The variant is named
+    only for games that have more than one. The legend names only the squares the grid shows
+    (none when it is empty). Never longer than :data:`LIMIT`.
     """
     engine = find_game(game)
     name = f"{engine.title} #{day_number}"
     if len(engine.variants) > 1:
         name += f" ({variant})"
+    if player:
+        name += f" · {player}"
     if resigned:
-        head = f"{name} — {RESIGNED} resigned · {score_text}"
+        score = f"{RESIGNED_MARK} resigned · {score_text}"
     else:
         mark = plugin(engine.key).recap.marks.get(outcome or "", UNFINISHED_MARK)
-        head = f"{name} — {mark} {score_text}"
-    head = _clip(head, LIMIT // 2)
-    rows = _rows(list(symbols), LIMIT - _width(head) - 1)
-    return f"{head}\n{rows}" if rows else head
+        score = f"{mark} {score_text}"
+    head = _clip(name, LIMIT // 4) + "\n" + _clip(score, LIMIT // 4)
+    tail = [line for line in (_clip(legend_line(engine.key, symbols), LIMIT // 4), INVITE)
+            if line]
+    budget = LIMIT - _width(head) - sum(_width(line) + 1 for line in tail) - 1
+    rows = _rows(list(symbols), budget)
+    return "\n".join([head, *([rows] if rows else []), *tail])
+
+
+def legend_line(game: str, symbols: Sequence[str]) -> str:
+    """``🟩 unhurt · 🟨 hurt · 🟥 died``: the squares among ``symbols``, in the legend's order
+    (empty when none is)."""
+    shown = set(symbols)
+    legend = plugin(find_game(game).key).recap.legend
+    return " · ".join(f"{square} {meaning}" for square, meaning in legend if square in shown)
 
 
 def run_result_line(
@@ -88,18 +115,19 @@ def run_result_line(
     *,
     deck: Sequence[str] | None = None,
     resigned: bool = False,
+    player: str | None = None,
 ) -> str:
     """The result line of a run from its deal and moves: one replay gives the symbols, the
     outcome and the score text. Raises like :func:`recap`."""
     symbols, view = _replay(game, variant, seed, actions, deck)
     return result_line(
         game, view["variant"], day_number, view["outcome"], view["score_text"], symbols,
-        resigned=resigned,
+        resigned=resigned, player=player,
     )
 
 
 def legend_text(game: str) -> str:
-    """The symbols of ``game``'s result line, one per line: ``🟥 took damage``."""
+    """The squares of ``game``'s result line, one per line: ``🟨 hurt``."""
     legend = plugin(find_game(game).key).recap.legend
     return "\n".join(f"{symbol} {meaning}" for symbol, meaning in legend)
 

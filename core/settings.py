@@ -11,7 +11,13 @@ Server settings (changed with ``/settings``, which needs Manage Server):
 - ``champion-role``: a role id; at each month's close the bot gives it to the server's
   champion of each game and takes it from last month's (``core.seasons``). Default none.
 
-Player preferences: ``pictures`` (``on``/``off``).
+Player preferences (``/preferences``), each ``on`` or ``off``:
+
+- ``pictures``: table pictures on the player's boards (default on);
+- ``global-board``: the player's name on the global boards (default on). Off, they keep
+  their line and their true rank there, shown as "a player"; server boards still name them.
+  Kept here and mirrored on the player's ``players`` row, which the boards read;
+- ``reminders``: a direct message when a streak is at risk (``core.reminders``; default off).
 """
 
 from __future__ import annotations
@@ -33,6 +39,10 @@ MIN_ACCOUNT_AGE = "min-account-age"
 DAILY_POST = "daily-post"
 PICTURES = "pictures"
 CHAMPION_ROLE = "champion-role"
+GLOBAL_BOARD = "global-board"
+REMINDERS = "reminders"
+#: The player preferences and their defaults.
+PLAYER_DEFAULTS = {PICTURES: "on", GLOBAL_BOARD: "on", REMINDERS: "off"}
 #: The longest min-account-age accepted, in days (Discord itself is younger than this).
 MAX_ACCOUNT_AGE_DAYS = 3650
 
@@ -128,7 +138,11 @@ class Settings:
         return await self._ctx.store.read(_player, check_id(user_id, "user"))
 
     async def set_player(self, user_id: int, key: str, value: str) -> dict[str, str]:
-        stored = await self._ctx.store.write(_set_player, check_id(user_id, "user"), key, value)
+        """Set one preference; all of the player's stored preferences after it (the command
+        checks the values: ``bot.cogs.settings``)."""
+        stored = await self._ctx.store.write(
+            _set_player, check_id(user_id, "user"), key, value, self._ctx.now()
+        )
         self._pictures = {k: v for k, v in self._pictures.items() if k[1] != user_id}
         return stored
 
@@ -170,8 +184,10 @@ def _player(tx: Tx, user_id: int) -> dict[str, str]:
     return tx.player_settings(user_id)
 
 
-def _set_player(tx: Tx, user_id: int, key: str, value: str) -> dict[str, str]:
+def _set_player(tx: Tx, user_id: int, key: str, value: str, now: str) -> dict[str, str]:
     tx.set_player_setting(user_id, key, value)
+    if key == GLOBAL_BOARD:  # the boards read it from the player's row, in the same write
+        tx.set_player_hidden(user_id, value == "off", now)
     return tx.player_settings(user_id)
 
 

@@ -8,7 +8,7 @@ A unique-key violation becomes :class:`Conflict` and nothing else.
 :class:`Tx` is the composition of the concerns' interfaces, each in its own module with its
 queries and rows (``store.runs``, ``store.settings``, ``store.posts``, ``store.boards``,
 ``store.records``, ``store.challenges``, ``store.series``, ``store.pars``,
-``store.seasons``, ``store.ratings``); the rows are
+``store.seasons``, ``store.ratings``, ``store.reminders``); the rows are
 named here too, where the core imports them from.
 """
 
@@ -29,7 +29,8 @@ from store.dialect import Conflict
 from store.pars import ParRecord, ParRow, Pars, TurnRow
 from store.posts import Posts
 from store.ratings import DayResult, RatingFilter, RatingLine, RatingRow, Ratings
-from store.records import DayMark, GameStats, Records, Streak
+from store.records import DayMark, GameStats, PriorBest, Records, Streak
+from store.reminders import AtRisk, Reminders
 from store.runs import NewRun, RunChange, RunRow, Runs
 from store.seasons import Seasons
 from store.series import Series, SeriesBest, SeriesEntry, SeriesRow
@@ -40,7 +41,7 @@ T = TypeVar("T")
 
 class Tx(
     Runs, Settings, Posts, Boards, Records, Challenges, Series, Pars, Seasons, Ratings,
-    Protocol,
+    Reminders, Protocol,
 ):
     """The named queries of one transaction (all synchronous: they run on the store's thread)."""
 
@@ -66,8 +67,10 @@ class Store(Protocol):
 
 
 __all__ = [
-    "BoardFilter", "BoardLine", "ChallengeEntry", "ChallengeRow", "ChallengeStats", "Conflict",
+    "AtRisk", "BoardFilter", "BoardLine", "ChallengeEntry", "ChallengeRow", "ChallengeStats",
+    "Conflict",
     "DayMark", "DayResult", "GameStats", "NewChallenge", "NewRun", "ParRecord", "ParRow",
-    "PeriodFilter", "PeriodLine", "RatingFilter", "RatingLine", "RatingRow", "RunChange",
-    "RunRow", "SeriesBest", "SeriesEntry", "SeriesRow", "Store", "Streak", "TurnRow", "Tx",
+    "PeriodFilter", "PeriodLine", "PriorBest", "RatingFilter", "RatingLine", "RatingRow",
+    "RunChange", "RunRow", "SeriesBest", "SeriesEntry", "SeriesRow", "Store", "Streak",
+    "TurnRow", "Tx",
 ]

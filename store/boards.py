@@ -7,6 +7,12 @@ SQLite plans a statement before it sees the values, and only a plain ``guild_id 
 it range-scan ``runs_guild_board``, while the global filter is answered from ``runs_board``
 alone, without reading a table row. Equal scores share a rank and are listed by name, never
 by time.
+
+On the global boards a player who chose ``/preferences global-board:off`` (``players.hidden``,
+migration 0010) keeps their line and their rank, without their name: the line comes back
+with an empty name and ``hidden`` set, and sorts among its ties as an empty name. Server
+boards list everyone by name. The flag is read from the ``players`` row each line already
+joins for its name, so no board reads anything more.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ class BoardLine:
     score_text: str
     status: str
     outcome: str | None
+    hidden: bool = False  # on a global board, of a player who chose not to be named there
 
 
 #: The spans a period board adds points up over.
@@ -74,6 +81,7 @@ class PeriodLine:
     name: str
     total: int
     days: int
+    hidden: bool = False  # as BoardLine.hidden
 
 
 class Boards(Protocol):
@@ -86,6 +94,16 @@ class Boards(Protocol):
     def period_page(self, where: PeriodFilter, limit: int, offset: int) -> list[PeriodLine]: ...
     def period_size(self, where: PeriodFilter) -> int: ...
     def period_line(self, where: PeriodFilter, owner_id: int) -> PeriodLine | None: ...
+
+
+def shown_name(everyone: bool) -> tuple[str, str]:
+    """The name a line is shown and ordered by, and whether it is hidden, as two SQL
+    expressions over ``players AS p``: on everyone's boards (``everyone``) a hidden player's
+    name is left out."""
+    if everyone:
+        return "CASE WHEN p.hidden = 1 THEN '' ELSE coalesce(p.name, '') END", (
+            "coalesce(p.hidden, 0)")
+    return "coalesce(p.name, '')", "0"
 
 
 def _day_where(alias: str, guild: bool, age: bool) -> str:
@@ -121,9 +139,10 @@ class BoardStatements:
 
 def _board_statements(guild: bool, age: bool) -> BoardStatements:
     r, b = _day_where("r", guild, age), _day_where("b", guild, age)
-    line = """
-        b.id, b.owner_id, coalesce(p.name, '') AS name, b.score, b.score_text, b.status,
-        b.outcome
+    name, hidden = shown_name(not guild)
+    line = f"""
+        b.id, b.owner_id, {name} AS name, b.score, b.score_text, b.status, b.outcome,
+        {hidden} AS hidden
     """
     return BoardStatements(
         keys=Query.both(f"""
@@ -137,15 +156,15 @@ def _board_statements(guild: bool, age: bool) -> BoardStatements:
         # own lines then read their runs.
         band=Query.both(f"""
             WITH band AS (
-                SELECT b.id, b.score_key, b.owner_id, coalesce(p.name, '') AS name,
+                SELECT b.id, b.score_key, b.owner_id, {name} AS name, {hidden} AS hidden,
                        rank() OVER (ORDER BY b.score_key DESC) AS rank
                 FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
                 WHERE {b} AND b.score_key BETWEEN {{bottom}} AND {{top}}
-                ORDER BY b.score_key DESC, lower(coalesce(p.name, '')), b.owner_id
+                ORDER BY b.score_key DESC, lower({name}), b.owner_id
                 LIMIT {{limit}} OFFSET {{skip}}
             )
             SELECT {{above}} + band.rank AS rank, b.id, b.owner_id, band.name, b.score,
-                   b.score_text, b.status, b.outcome
+                   b.score_text, b.status, b.outcome, band.hidden
             FROM band JOIN runs AS b ON b.id = band.id
             ORDER BY band.score_key DESC, lower(band.name), band.owner_id
         """),
@@ -189,7 +208,7 @@ class PeriodStatements:
     line: Query
 
 
-def _period_statements(age: bool) -> PeriodStatements:
+def _period_statements(age: bool, everyone: bool) -> PeriodStatements:
     def where(alias: str) -> str:
         t = alias
         return (
@@ -199,6 +218,7 @@ def _period_statements(age: bool) -> PeriodStatements:
         )
 
     t, b = where("t"), where("b")
+    name, hidden = shown_name(everyone)
     return PeriodStatements(
         keys=Query.both(f"""
             SELECT t.total FROM period_points AS t WHERE {t}
@@ -209,30 +229,33 @@ def _period_statements(age: bool) -> PeriodStatements:
         ),
         band=Query.both(f"""
             SELECT {{above}} + rank() OVER (ORDER BY b.total DESC) AS rank, b.owner_id,
-                   coalesce(p.name, '') AS name, b.total, b.days
+                   {name} AS name, b.total, b.days, {hidden} AS hidden
             FROM period_points AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
             WHERE {b} AND b.total BETWEEN {{bottom}} AND {{top}}
-            ORDER BY b.total DESC, lower(coalesce(p.name, '')), b.owner_id
+            ORDER BY b.total DESC, lower({name}), b.owner_id
             LIMIT {{limit}} OFFSET {{skip}}
         """),
         size=Query.both(f"SELECT count(*) AS n FROM period_points AS t WHERE {t}"),
         line=Query.both(f"""
             SELECT 1 + (SELECT count(*) FROM period_points AS t
                         WHERE {t} AND t.total > b.total) AS rank,
-                   b.owner_id, coalesce(p.name, '') AS name, b.total, b.days
+                   b.owner_id, {name} AS name, b.total, b.days, {hidden} AS hidden
             FROM period_points AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
             WHERE {b} AND b.owner_id = {{owner_id}}
         """),
     )
 
 
-#: By whether the board has a minimum account age.
-PERIOD_STATEMENTS = {age: _period_statements(age) for age in (False, True)}
+#: By (a minimum account age, everyone's board).
+PERIOD_STATEMENTS = {
+    (age, everyone): _period_statements(age, everyone)
+    for age in (False, True) for everyone in (False, True)
+}
 
 
 def period_statements(where: PeriodFilter) -> PeriodStatements:
     """The statements of ``where``'s scope."""
-    return PERIOD_STATEMENTS[where.max_owner_id is not None]
+    return PERIOD_STATEMENTS[where.max_owner_id is not None, where.guild_id is None]
 
 
 def board_params(where: BoardFilter) -> dict[str, Any]:
@@ -313,10 +336,10 @@ def _board_line(row: Row) -> BoardLine:
     return BoardLine(
         rank=int(row["rank"]), run_id=row["id"], owner_id=row["owner_id"], name=row["name"],
         score=json.loads(row["score"]), score_text=row["score_text"], status=row["status"],
-        outcome=row["outcome"],
+        outcome=row["outcome"], hidden=bool(row["hidden"]),
     )
 
 
 def _period_line(row: Row) -> PeriodLine:
     return PeriodLine(rank=int(row["rank"]), owner_id=row["owner_id"], name=row["name"],
-                    total=int(row["total"]), days=int(row["days"]))
+                    total=int(row["total"]), days=int(row["days"]), hidden=bool(row["hidden"]))

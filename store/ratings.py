@@ -7,6 +7,9 @@ processes rate a day once) and checks that it follows the last day rated, then t
 players' ratings are written. The rating board is ordered by the rating shown (an integer),
 equal ratings sharing a rank and listed by name, read like the day's board (``store.boards``):
 the page's first and last rating from the index, a count of the players above, then the band.
+Everyone's board walks ``ratings_board``; a server's walks ``rating_members_board``, its
+members' rows, which carry each member's rating (written with the rating, in the same
+transaction: :meth:`RatingsSql.put_ratings`), so neither reads or sorts a whole board.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from store.boards import shown_name
 from store.dialect import Conflict, Db, Query, Row
 
 
@@ -64,6 +68,7 @@ class RatingLine:
     name: str
     rating: int
     days: int
+    hidden: bool = False  # as store.boards.BoardLine.hidden
 
 
 class Ratings(Protocol):
@@ -115,9 +120,16 @@ UPSERT_RATING = Query.both("""
         mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,
         days = excluded.days, last_day = excluded.last_day
 """)
+#: A new rating carried to the player's memberships (a server's board orders by it).
+UPDATE_MEMBER_RATING = Query.both("""
+    UPDATE rating_members SET rating = {rating}
+    WHERE game = {game} AND variant = {variant} AND owner_id = {owner_id}
+""")
+#: A membership gets the rating as it stands (put_ratings runs first in the same write).
 INSERT_MEMBER = Query.both("""
-    INSERT INTO rating_members (guild_id, game, variant, owner_id)
-    VALUES ({guild_id}, {game}, {variant}, {owner_id})
+    INSERT INTO rating_members (guild_id, game, variant, owner_id, rating)
+    SELECT {guild_id}, r.game, r.variant, r.owner_id, r.rating FROM ratings AS r
+    WHERE r.game = {game} AND r.variant = {variant} AND r.owner_id = {owner_id}
     ON CONFLICT DO NOTHING
 """)
 FORGET = tuple(
@@ -135,18 +147,26 @@ SELECT_ALL_RATINGS = Query.both(f"""
 """)
 
 
-def _scope(alias: str, guild: bool, age: bool) -> tuple[str, str]:
-    """The FROM and WHERE of a rating board's scope, ``alias`` naming the ratings table."""
+def _scope(alias: str, guild: bool, age: bool) -> tuple[str, str, str]:
+    """The FROM and WHERE of a rating board's scope, ``alias`` naming the table whose
+    ``rating`` and ``owner_id`` the board reads, and the expression of the player's rated
+    days. Everyone's board is ``ratings`` (``ratings_board``); a server's is its members'
+    ``rating_members`` rows, which carry the rating (``rating_members_board``), joined to
+    ``ratings`` only for the days of the lines shown."""
     g = alias
-    source = f"ratings AS {g}"
     if guild:
-        source += (f" JOIN rating_members AS m{g} ON m{g}.guild_id = {{guild_id}}"
-                   f" AND m{g}.game = {g}.game AND m{g}.variant = {g}.variant"
-                   f" AND m{g}.owner_id = {g}.owner_id")
-    where = f"{g}.game = {{game}} AND {g}.variant = {{variant}}"
+        source = (f"rating_members AS {g} JOIN ratings AS {g}d ON {g}d.game = {g}.game"
+                  f" AND {g}d.variant = {g}.variant AND {g}d.owner_id = {g}.owner_id")
+        where = (f"{g}.guild_id = {{guild_id}} AND {g}.game = {{game}}"
+                 f" AND {g}.variant = {{variant}}")
+        days = f"{g}d.days"
+    else:
+        source = f"ratings AS {g}"
+        where = f"{g}.game = {{game}} AND {g}.variant = {{variant}}"
+        days = f"{g}.days"
     if age:
         where += f" AND {g}.owner_id <= {{max_owner_id}}"
-    return source, where
+    return source, where, days
 
 
 @dataclass(frozen=True)
@@ -161,8 +181,10 @@ class RatingStatements:
 
 
 def _rating_statements(guild: bool, age: bool) -> RatingStatements:
-    src, where = _scope("g", guild, age)
-    bsrc, bwhere = _scope("b", guild, age)
+    # Ranks, sizes and the page's keys need no days: read from the index alone.
+    src, where = f"{'rating_members' if guild else 'ratings'} AS g", _scope("g", guild, age)[1]
+    bsrc, bwhere, days = _scope("b", guild, age)
+    name, hidden = shown_name(not guild)
     return RatingStatements(
         keys=Query.both(f"""
             SELECT g.rating FROM {src} WHERE {where}
@@ -173,16 +195,17 @@ def _rating_statements(guild: bool, age: bool) -> RatingStatements:
         ),
         band=Query.both(f"""
             SELECT {{above}} + rank() OVER (ORDER BY b.rating DESC) AS rank, b.owner_id,
-                   coalesce(p.name, '') AS name, b.rating, b.days
+                   {name} AS name, b.rating, {days} AS days, {hidden} AS hidden
             FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
             WHERE {bwhere} AND b.rating BETWEEN {{bottom}} AND {{top}}
-            ORDER BY b.rating DESC, lower(coalesce(p.name, '')), b.owner_id
+            ORDER BY b.rating DESC, lower({name}), b.owner_id
             LIMIT {{limit}} OFFSET {{skip}}
         """),
         size=Query.both(f"SELECT count(*) AS n FROM {src} WHERE {where}"),
         line=Query.both(f"""
             SELECT 1 + (SELECT count(*) FROM {src} WHERE {where} AND g.rating > b.rating)
-                   AS rank, b.owner_id, coalesce(p.name, '') AS name, b.rating, b.days
+                   AS rank, b.owner_id, {name} AS name, b.rating, {days} AS days,
+                   {hidden} AS hidden
             FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
             WHERE {bwhere} AND b.owner_id = {{owner_id}}
         """),
@@ -243,6 +266,8 @@ class RatingsSql:
                 "game": r.game, "variant": r.variant, "owner_id": r.owner_id, "mu": r.mu,
                 "sigma": r.sigma, "rating": r.rating, "days": r.days, "last_day": r.last_day,
             })
+            self.db.change(UPDATE_MEMBER_RATING, {"game": r.game, "variant": r.variant,
+                                                  "owner_id": r.owner_id, "rating": r.rating})
 
     def add_members(self, game: str, variant: str, members: set[tuple[int, int]]) -> None:
         for guild_id, owner_id in sorted(members):
@@ -296,4 +321,5 @@ def _rating_row(row: Row) -> RatingRow:
 
 def _rating_line(row: Row) -> RatingLine:
     return RatingLine(rank=int(row["rank"]), owner_id=row["owner_id"], name=row["name"],
-                      rating=int(row["rating"]), days=int(row["days"]))
+                      rating=int(row["rating"]), days=int(row["days"]),
+                      hidden=bool(row["hidden"]))

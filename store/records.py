@@ -49,10 +49,23 @@ class DayMark:
     score_text: str
 
 
+@dataclass(frozen=True)
+class PriorBest:
+    """A player's finished runs of one game and variant before a given run: how many, and
+    the best of them (its ``score_key`` and ``score_text``; None when there were none)."""
+
+    runs: int
+    best_key: str | None
+    best_text: str | None
+
+
 class Records(Protocol):
     """The queries of a player's record. ``wins`` are the game's winning outcome words."""
 
     def game_stats(self, owner_id: int, game: str, wins: Collection[str]) -> GameStats: ...
+    def prior_best(
+        self, owner_id: int, game: str, variant: str, run_id: int, finished_at: str
+    ) -> PriorBest: ...
     def streaks(self, owner_id: int, game: str) -> list[Streak]: ...
     def daily_marks(
         self, owner_id: int, game: str, since: str, wins: Collection[str]
@@ -74,6 +87,23 @@ SELECT_GAME_STATS = Query.both("""
 SELECT_BEST = Query.both("""
     SELECT score, score_text FROM runs
     WHERE owner_id = {owner_id} AND game = {game} AND status <> 'playing'
+      AND score_key = {key}
+    ORDER BY finished_at LIMIT 1
+""")
+
+# Runs finished before this one (in the same instant: those created before it), of every kind:
+# a personal best is the player's, whatever the deal. The index runs_player_stats finds them.
+SELECT_PRIOR_COUNT = Query.both("""
+    SELECT count(*) AS runs, max(score_key) AS best_key FROM runs
+    WHERE owner_id = {owner_id} AND game = {game} AND variant = {variant}
+      AND status <> 'playing' AND id <> {run_id} AND (finished_at < {finished_at}
+           OR (finished_at = {finished_at} AND id < {run_id}))
+""")
+SELECT_PRIOR_BEST = Query.both("""
+    SELECT score_text FROM runs
+    WHERE owner_id = {owner_id} AND game = {game} AND variant = {variant}
+      AND status <> 'playing' AND id <> {run_id} AND (finished_at < {finished_at}
+           OR (finished_at = {finished_at} AND id < {run_id}))
       AND score_key = {key}
     ORDER BY finished_at LIMIT 1
 """)
@@ -136,6 +166,20 @@ class RecordsSql:
             dailies=sum(int(row["dailies"]) for row in rows),
             hinted=sum(int(row["hinted"]) for row in rows),
         )
+
+    def prior_best(
+        self, owner_id: int, game: str, variant: str, run_id: int, finished_at: str
+    ) -> PriorBest:
+        params = {"owner_id": owner_id, "game": game, "variant": variant, "run_id": run_id,
+                  "finished_at": finished_at}
+        found = self.db.one(SELECT_PRIOR_COUNT, params)
+        assert found is not None  # an aggregate always answers one row
+        key = found["best_key"]
+        if key is None:
+            return PriorBest(int(found["runs"]), None, None)
+        best = self.db.one(SELECT_PRIOR_BEST, {**params, "key": key})
+        assert best is not None
+        return PriorBest(int(found["runs"]), key, best["score_text"])
 
     def streaks(self, owner_id: int, game: str) -> list[Streak]:
         rows = self.db.all(SELECT_STREAKS, {"owner_id": owner_id, "game": game})

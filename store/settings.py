@@ -19,6 +19,7 @@ class Settings(Protocol):
     def player_settings(self, user_id: int) -> dict[str, str]: ...
     def set_player_setting(self, user_id: int, key: str, value: str) -> None: ...
     def set_player_name(self, user_id: int, name: str, now: str) -> None: ...
+    def set_player_hidden(self, user_id: int, hidden: bool, now: str) -> None: ...
 
 
 SELECT_META = Query.both("SELECT value FROM meta WHERE key = {key}")
@@ -50,6 +51,12 @@ UPSERT_PLAYER = Query.both("""
     INSERT INTO players (user_id, name, updated_at) VALUES ({user_id}, {name}, {now})
     ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
     WHERE players.name <> excluded.name
+""")
+# A player hidden before they ever played gets a nameless row (named when they next play).
+UPSERT_PLAYER_HIDDEN = Query.both("""
+    INSERT INTO players (user_id, name, updated_at, hidden)
+    VALUES ({user_id}, '', {now}, {hidden})
+    ON CONFLICT (user_id) DO UPDATE SET hidden = excluded.hidden
 """)
 
 
@@ -91,3 +98,9 @@ class SettingsSql:
 
     def set_player_name(self, user_id: int, name: str, now: str) -> None:
         self.db.change(UPSERT_PLAYER, {"user_id": user_id, "name": name, "now": now})
+
+    def set_player_hidden(self, user_id: int, hidden: bool, now: str) -> None:
+        """Whether the player's name is left out of the global boards (``players.hidden``,
+        which the boards read; the preference itself is kept in ``player_settings``)."""
+        self.db.change(UPSERT_PLAYER_HIDDEN,
+                       {"user_id": user_id, "now": now, "hidden": 1 if hidden else 0})

@@ -13,6 +13,7 @@ from store.pars import ParsSql
 from store.posts import PostsSql
 from store.ratings import RatingsSql
 from store.records import RecordsSql
+from store.reminders import RemindersSql
 from store.runs import RunsSql
 from store.seasons import SeasonsSql
 from store.series import SeriesSql
@@ -21,7 +22,7 @@ from store.settings import SettingsSql
 
 class SqlTx(
     RunsSql, SettingsSql, PostsSql, BoardsSql, RecordsSql, ChallengesSql, SeriesSql, ParsSql,
-    SeasonsSql, RatingsSql,
+    SeasonsSql, RatingsSql, RemindersSql,
 ):
     """The named queries of ``store.base.Tx`` over one connection inside one transaction."""
 

@@ -75,6 +75,22 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Finish:
+    """What a game says about a finished run beyond its score, for the result card
+    (:mod:`bot.boards.result`): ``near_miss``, a sentence when the run lost but came close
+    (the card is then not styled like a wipe-out), and ``notes``, lines a player needs to
+    read the score right."""
+
+    near_miss: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+def no_finish(view: dict[str, Any]) -> Finish:
+    """A game that says nothing more about its finished runs."""
+    return Finish()
+
+
+@dataclass(frozen=True)
 class GameBoard:
     """What a game's module under :mod:`bot.games` provides: how its board and its table
     picture look.
@@ -85,9 +101,10 @@ class GameBoard:
     ``headings`` names how outcome words read atop a finished board (a word left out reads as
     its kind: Victory, Defeat, Out alive); ``scene(view, last_action)`` picks exactly what the
     picture shows (JSON-safe) and ``draw(scene)`` draws it on a canvas; ``banners`` names the
-    picture's banner words per outcome (else its kind's: VICTORY, DEFEAT, OUT ALIVE).
+    picture's banner words per outcome (else its kind's: VICTORY, DEFEAT, OUT ALIVE);
     ``choose(view, actions, choice)``, for a game whose board picks in two steps, is the
-    second step for ``choice`` (None when that is not a choice the board offers now).
+    second step for ``choice`` (None when that is not a choice the board offers now);
+    ``finish(view)`` says what the result card adds for a finished run (:class:`Finish`).
     """
 
     render: Callable[[dict[str, Any], list[str], discord.Embed], Board]
@@ -97,6 +114,7 @@ class GameBoard:
     draw: Callable[[dict[str, Any]], Canvas]
     banners: Mapping[str, str] = dataclasses.field(default_factory=dict)
     choose: Callable[[dict[str, Any], list[str], str], Choice | None] | None = None
+    finish: Callable[[dict[str, Any]], Finish] = no_finish
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -16,12 +14,10 @@ from bot.buttons import ButtonRows, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.cogs.ratings import send_rating_board
 from bot.lookback import day_embed as look_back_embed
-from bot.pictures.stats_card import FILENAME as CARD_FILE
-from bot.pictures.stats_card import card_data, stats_card_png
+from bot.stats_answer import send_stats
 from core import Refusal
 from core.checks import check_game, check_variant
 from core.rankings import Leaderboard
-from core.ratings import PlayerRating
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -33,8 +29,6 @@ SCOPES = [
     app_commands.Choice(name="everyone", value="global"),
 ]
 DM_SERVER_BOARD = "There is no server board in a DM: here is everyone's."
-#: How long /stats waits for its card before answering without it (seconds).
-CARD_WAIT = 1.5
 #: A page id's day part: ``w<Monday>`` (a week's board) or ``m<the 1st>`` (a month's).
 PAGE_SPANS = {"w": "week", "m": "month"}
 
@@ -223,45 +217,7 @@ class Boards(commands.Cog):
         if day is not None:
             await self._look_back(interaction, who, game, day)
             return
-        try:
-            if game is not None:
-                check_game(game)
-            records = await self.bot.core.rankings.records(who.id, game)
-            contests = {
-                r.stats.game: await self.bot.core.rankings.contests(who.id, r.stats.game)
-                for r in records
-            }
-            pars = {r.stats.game: await self.bot.core.par.record(who.id, r.stats.game)
-                    for r in records}
-            ratings = await self._ratings(who.id, [r.stats.game for r in records])
-        except Refusal as exc:
-            await replies.notice(interaction, str(exc))
-            return
-        embed = standings.stats(who.display_name, records, contests, pars, ratings)
-        files = await self._card(interaction, embed, who.id,
-                                 [r.stats.game for r in records if r.stats.dailies])
-        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
-
-    async def _card(self, interaction: discord.Interaction[Any], embed: discord.Embed,
-                    user_id: int, games: list[str]) -> list[discord.File]:
-        """The stats card (``bot.pictures.stats_card``) put on ``embed``, unless pictures are
-        off (the bot's, the server's or the player's switch), no daily was played, or it
-        could not be drawn in time: the text says it all without it."""
-        bot = self.bot
-        if not games or not bot.pictures or not await bot.core.settings.pictures_on(
-            interaction.guild_id, interaction.user.id
-        ):
-            return []
-        try:
-            figures = [await bot.core.lookback.card(user_id, game) for game in games]
-            drawing = stats_card_png(bot.core.workers, card_data(figures))
-            png = await asyncio.wait_for(drawing, CARD_WAIT)
-        except Exception:
-            log.warning("the stats card of user %s could not be drawn; /stats goes as text",
-                        user_id, exc_info=True)
-            return []
-        embed.set_image(url=f"attachment://{CARD_FILE}")
-        return [discord.File(io.BytesIO(png), filename=CARD_FILE)]
+        await send_stats(self.bot, interaction, who, game)
 
     async def _look_back(self, interaction: discord.Interaction[Any], who: discord.abc.User,
                          game: str | None, day: str) -> None:
@@ -287,10 +243,6 @@ class Boards(commands.Cog):
         embed = look_back_embed(who.display_name, backs)
         await interaction.followup.send(embed=embed, ephemeral=True,
                                         allowed_mentions=replies.NO_MENTIONS)
-
-    async def _ratings(self, user_id: int, games: list[str]) -> dict[str, list[PlayerRating]]:
-        """The player's ratings in each of ``games`` (``/stats``)."""
-        return {game: await self.bot.core.ratings.of_player(user_id, game) for game in games}
 
 
 async def setup(bot: DungeonBot) -> None:

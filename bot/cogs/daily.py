@@ -20,6 +20,7 @@ from bot import metrics, replies, screens, standings
 from bot.buttons import Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.lookback import yesterday_line
+from bot.results import player_name
 from core import Refusal, RunKind
 from core.checks import check_game, check_variant
 from core.daily import day_number
@@ -32,11 +33,6 @@ log = logging.getLogger(__name__)
 
 NEW_DEAL = "Today's deal is yours to play: one attempt, no undo. Good luck!"
 WELCOME_BACK = "Welcome back: this is where you left today's run."
-
-
-def player_name(user: discord.abc.User) -> str:
-    """The name boards list a player by: their Discord display name, the same everywhere."""
-    return getattr(user, "global_name", None) or user.name
 
 
 class Daily(commands.Cog):
@@ -98,7 +94,7 @@ class Daily(commands.Cog):
         notice = await self._with_yesterday(notice, user.id, engine.key, variant)
         boards = self.bot.presenter
         screen = screens.board(
-            run, owner=user.display_name, notice=notice, standing=await boards.standing(run)
+            run, owner=user.display_name, notice=notice, facts=await boards.facts(run, user)
         )
         await boards.present(interaction, screen, edit=False, ephemeral=True)
 

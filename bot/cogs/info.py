@@ -48,10 +48,13 @@ TOPICS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "attempt each (`/daily`), no undo. A run may be finished until an hour after the next "
         "deal opens (today: {closes}) and still rank; then the day's boards are final and its "
         "seed is revealed (`/verify`). Once a day is closed, its runs can be replayed move by "
-        "move."), ("daily", "verify", "replay")),
+        "move.\n\n{sharing}"), ("daily", "verify", "replay")),
     "boards": ("Boards and seasons", (
         "`/leaderboard` compares this server's players or everyone's; `/stats` keeps your "
-        "streaks. {tie_break}\n\n"
+        "streaks. {tie_break} With `/preferences global-board:off` everyone's boards list you "
+        "as \"a player\", at your true rank (server boards still name you); with "
+        "`reminders:on` the bot sends you a direct message when a streak is at risk, in the last "
+        "hour today's deal can still be started.\n\n"
         "**Weeks and months:** `/leaderboard day:week`, `day:month` and `month:YYYY-MM` (past "
         "months stay readable). {period_rule} On the 1st, once the month's last day has "
         "closed, each server's results channel gets last month's champions, the top three of "
@@ -68,6 +71,13 @@ TOPICS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 #: The custom id kind of a /help topic button (``dd.hp:<topic>``).
 HELP = "hp"
+#: Where a daily's share line goes (bot.results), said where /help explains the daily.
+SHARING = (
+    "A finished daily's **Share** button posts its spoiler-free line (your name, the score, "
+    "a row of squares) once: in the server's results channel if one is set (which also gets "
+    "every daily result by itself), else in the channel you played in; nowhere else unless "
+    "you share."
+)
 EMBED_COLOUR = discord.Colour.dark_gold()
 NOT_YOURS = "Server settings are for members who may manage this server."
 
@@ -129,7 +139,7 @@ def help_embed(tree: app_commands.CommandTree[Any], interaction: discord.Interac
         return embed, help_buttons(topics, None)
     title, text, names = TOPICS[topic]
     today = utc(now or datetime.now(UTC)).date().isoformat()
-    body = text.format(tie_break=TIE_BREAK, period_rule=PERIOD_RULE,
+    body = text.format(tie_break=TIE_BREAK, period_rule=PERIOD_RULE, sharing=SHARING,
                        closes=at(closes_at(today)))
     listed = [command_text(commands[n]) for n in names if n in commands]
     embed = discord.Embed(title=f"Dungeon Deck · {title}",

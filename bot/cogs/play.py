@@ -27,10 +27,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics, replies, screens
+from bot import metrics, replies, results, screens
 from bot.buttons import CONTROL, LEGACY, MOVE, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.presenter import written
+from bot.stats_answer import send_stats
 from core import (
     Core,
     IllegalMove,
@@ -51,6 +52,7 @@ log = logging.getLogger(__name__)
 
 NO_RUN = "That run does not exist (any more), so nothing was changed."
 NOT_A_CHOICE = "That card cannot be played now, so nothing was changed."
+NO_SHARE = "Only a finished daily has a result to share."
 
 
 class Play(commands.Cog):
@@ -215,6 +217,12 @@ class Play(commands.Cog):
             await self.boards.present(interaction, screen, edit=True)
         elif verb in ("board", "resume"):
             await self.boards.redraw(interaction, run)
+        elif verb == "share":
+            if run.kind is not RunKind.DAILY or not run.over:
+                raise Refusal(NO_SHARE)
+            await results.share(self.bot, interaction, run)
+        elif verb == "stats":
+            await send_stats(self.bot, interaction, interaction.user, run.game)
         elif verb == "again":
             screen = await self.open_game(interaction, run.game, run.variant)
             await self.boards.present(
@@ -223,8 +231,8 @@ class Play(commands.Cog):
         elif verb == "show":
             # A daily's or a challenge's cards never go to a channel: the board comes back
             # privately.
-            standing = await self.boards.standing(run)
-            screen = screens.board(run, owner=_name(interaction), standing=standing)
+            facts = await self.boards.facts(run, interaction.user)
+            screen = screens.board(run, owner=_name(interaction), facts=facts)
             private = run.kind in (RunKind.DAILY, RunKind.CHALLENGE)
             await self.boards.present(interaction, screen, edit=False,
                                ephemeral=click.arg == "p" or private)

@@ -20,9 +20,10 @@ The command is hidden from members without Manage Server (``default_permissions`
 DMs (``guild_only``); since a server can grant it to anyone under Integrations, Manage Server
 is checked again when it runs.
 
-``/preferences pictures:<on|off>`` (anywhere, DMs included) keeps a player's own choice of
-table pictures; server settings and player preferences stay two commands, so neither depends
-on where it is typed.
+``/preferences`` (anywhere, DMs included) keeps a player's own choices, each ``on`` or
+``off``: ``pictures`` (table pictures), ``global-board`` (their name on the global boards)
+and ``reminders`` (a DM when a streak is at risk: ``bot.cogs.reminders``). Server settings
+and player preferences stay two commands, so neither depends on where it is typed.
 """
 
 from __future__ import annotations
@@ -40,7 +41,14 @@ from bot.cogs.seasons import role_problem
 from core import Refusal
 from core.daily import day_number
 from core.posts import Posts
-from core.settings import MAX_ACCOUNT_AGE_DAYS, PICTURES, GuildSettings
+from core.settings import (
+    GLOBAL_BOARD,
+    MAX_ACCOUNT_AGE_DAYS,
+    PICTURES,
+    PLAYER_DEFAULTS,
+    REMINDERS,
+    GuildSettings,
+)
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -150,29 +158,39 @@ class Settings(commands.Cog):
                 f"<#{now.results_channel}> within a minute.")
 
     @app_commands.command(name="preferences")
-    @app_commands.describe(pictures="Table pictures on your boards (default on)")
+    @app_commands.rename(global_board="global-board")
+    @app_commands.describe(
+        pictures="Table pictures on your boards (default on)",
+        global_board="Your name on everyone's boards; off: \"a player\", at your rank (default on)",
+        reminders="A direct message at 23:00 UTC when a streak is at risk (default off)",
+    )
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
     async def preferences(
-        self, interaction: discord.Interaction[Any], pictures: OnOff | None = None
+        self, interaction: discord.Interaction[Any], pictures: OnOff | None = None,
+        global_board: OnOff | None = None, reminders: OnOff | None = None,
     ) -> None:
         """Show or change your own preferences."""
         user_id = interaction.user.id
         try:
-            value = _on_off("pictures", pictures)
-            if value is None:
-                prefs = await self.bot.core.settings.player(user_id)
-            else:
+            # All checked before any is written: a refused option changes nothing.
+            given = [(key, value) for key, value in (
+                (PICTURES, _on_off("pictures", pictures)),
+                (GLOBAL_BOARD, _on_off("global-board", global_board)),
+                (REMINDERS, _on_off("reminders", reminders)),
+            ) if value is not None]
+            prefs = await self.bot.core.settings.player(user_id)
+            for key, value in given:
                 prefs = await self.bot.core.settings.set_player(
-                    user_id, PICTURES, "on" if value else "off"
+                    user_id, key, "on" if value else "off"
                 )
         except Refusal as exc:
             return await self._refuse(interaction, str(exc))
-        head = "Your preferences are now:" if value is not None else "Your preferences:"
-        shown = prefs.get(PICTURES, "on")
+        if given:
+            log.info("preferences of user %s changed: %s", user_id,
+                     ", ".join(f"{key} {prefs[key]}" for key, _ in given))
         await interaction.response.send_message(
-            f"{head}\n- pictures: **{shown}** (table pictures on your boards)",
-            ephemeral=True,
+            preferences_text(prefs, changed=bool(given)), ephemeral=True
         )
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
@@ -269,6 +287,23 @@ def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str]) 
         f"- pictures: {'on' if now.pictures else 'off'} (table pictures on boards)",
         "- champion-role: " + (f"<@&{now.champion_role}>" if now.champion_role else "not set")
         + " (given each month to each game's champion of this server)",
+    ])
+
+
+def preferences_text(prefs: dict[str, str], *, changed: bool) -> str:
+    """A player's preferences as they stand (defaults for those never set)."""
+    shown = {key: prefs.get(key, default) for key, default in PLAYER_DEFAULTS.items()}
+    board = ("your name on the global boards" if shown[GLOBAL_BOARD] == "on"
+             else "the global boards list you as \"a player\", at your true rank; server "
+             "boards still name you")
+    remind = ("a direct message at 23:00 UTC, an hour before today's deal ends, when a "
+              "streak is at risk"
+              if shown[REMINDERS] == "on" else "no direct messages")
+    return "\n".join([
+        "Your preferences are now:" if changed else "Your preferences:",
+        f"- pictures: **{shown[PICTURES]}** (table pictures on your boards)",
+        f"- global-board: **{shown[GLOBAL_BOARD]}** ({board})",
+        f"- reminders: **{shown[REMINDERS]}** ({remind})",
     ])
 
 

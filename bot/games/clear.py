@@ -20,6 +20,7 @@ from bot.boards.common import (
     Board,
     ButtonSpec,
     Choice,
+    Finish,
     GameBoard,
     add_field,
     button,
@@ -46,6 +47,7 @@ from rules.clear.engine import (
     reserve_text,
     slain_text,
 )
+from rules.words import plural
 
 _FROM_HAND = discord.ButtonStyle.primary
 _FROM_RESERVE = discord.ButtonStyle.success
@@ -236,8 +238,31 @@ def draw(s: dict[str, Any]) -> Canvas:
     return t
 
 
+# ----- the result card ------------------------------------------------------------------
+
+#: Stuck with at most this many monsters left came close.
+NEAR_MISS_MONSTERS = 2
+
+
+def finish(view: dict[str, Any]) -> Finish:
+    """Stuck one or two monsters short is a near miss. A win's "cards to spare" are the
+    power deck and the hand left unplayed (the score, rules.md): cards put on the reserve were
+    played there, so a note says so when the reserve still holds some."""
+    if view["outcome"] == "stuck":
+        left = MONSTERS - view["slain"]
+        if 0 < left <= NEAR_MISS_MONSTERS:
+            return Finish(near_miss=f"So close: {plural(left, 'monster')} short of clearing "
+                          "the dungeon.")
+    if view["won"] and view["reserve"]:
+        n = len(view["reserve"])
+        kept = "the card left on the reserve was played there, so it does" if n == 1 else (
+            f"the {n} cards left on the reserve were played there, so they do")
+        return Finish(notes=(f"Spare cards are those never played: {kept} not count.",))
+    return Finish()
+
+
 #: Clear the Dungeon in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"stuck": "STUCK"}, choose=choose,
+    banners={"stuck": "STUCK"}, choose=choose, finish=finish,
 )

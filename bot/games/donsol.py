@@ -15,6 +15,7 @@ import discord
 from bot.boards.common import (
     Board,
     ButtonSpec,
+    Finish,
     GameBoard,
     add_field,
     arrange,
@@ -42,6 +43,7 @@ from rules.donsol.engine import (
     shield_text,
     sickness_text,
 )
+from rules.words import plural
 
 _STYLE = {
     "monster": discord.ButtonStyle.danger,
@@ -152,8 +154,22 @@ def draw(s: dict[str, Any]) -> Canvas:
     return t
 
 
+# ----- the result card ------------------------------------------------------------------
+
+#: A death with at most this many cards left in the dungeon and the room came close.
+NEAR_MISS_CARDS = 6
+
+
+def finish(view: dict[str, Any]) -> Finish:
+    """A death in the dungeon's last cards is a near miss."""
+    left = view["dungeon"] + len(view["room"])
+    if view["outcome"] == "dead" and 0 < left <= NEAR_MISS_CARDS:
+        return Finish(near_miss=f"So close: {plural(left, 'card')} from the end of the dungeon.")
+    return Finish()
+
+
 #: Donsol in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"dead": "DEAD"}
+    banners={"dead": "DEAD"}, finish=finish,
 )

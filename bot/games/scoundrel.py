@@ -17,6 +17,7 @@ import discord
 from bot.boards.common import (
     Board,
     ButtonSpec,
+    Finish,
     GameBoard,
     add_field,
     arrange,
@@ -39,6 +40,7 @@ from rules.scoundrel.engine import (
     room_text,
     weapon_text,
 )
+from rules.words import plural
 
 #: How each of the game's outcome words reads at the top of a finished board.
 HEADINGS: dict[str, str] = {"won": "🏆 Victory", "dead": "💀 Dead"}
@@ -152,8 +154,22 @@ def draw(s: dict[str, Any]) -> Canvas:
     return t
 
 
+# ----- the result card ------------------------------------------------------------------
+
+#: A death with at most this many cards left in the dungeon and the room came close.
+NEAR_MISS_CARDS = 4
+
+
+def finish(view: dict[str, Any]) -> Finish:
+    """A death in the dungeon's last cards is a near miss."""
+    left = view["dungeon"] + len(view["room"])
+    if view["outcome"] == "dead" and 0 < left <= NEAR_MISS_CARDS:
+        return Finish(near_miss=f"So close: {plural(left, 'card')} from the end of the dungeon.")
+    return Finish()
+
+
 #: Scoundrel in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"dead": "DEAD"}
+    banners={"dead": "DEAD"}, finish=finish,
 )

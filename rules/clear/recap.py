@@ -1,7 +1,8 @@
-"""Clear the Dungeon's result line: one symbol per hand of three.
+"""Clear the Dungeon's result line: one square per hand of three.
 
-The number of monsters slain while that hand was held, as 1️⃣ … 🔟 (⬛ none, ⏫ more than ten,
-only possible with a long reserve). A hand is held from its deal until the engine deals the
+How many monsters were slain while that hand was held: ⬜ none (the hand went to the reserve,
+or waited), 🟩 one, 🟦 two or more (the reserve paid off). 🟥 the hand the run got stuck
+with; 🟫 resigned with this hand. A hand is held from its deal until the engine deals the
 next (the power deck shrinks) or the game ends; reserve plays count for the hand held then.
 """
 
@@ -11,9 +12,10 @@ from typing import Any
 
 from rules.recap import RESIGNED, Recap, Tally
 
-NONE_SLAIN = "⬛"
-SLAIN = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
-OVER_TEN = "⏫"
+NONE_SLAIN = "⬜"
+ONE_SLAIN = "🟩"
+MORE_SLAIN = "🟦"
+STUCK = "🟥"
 
 
 class ClearHands(Tally):
@@ -26,25 +28,29 @@ class ClearHands(Tally):
     def step(self, before: dict[str, Any], action: str, after: dict[str, Any]) -> None:
         self.open = True
         self.slain += after["slain"] - before["slain"]
-        if after["over"] or after["talon"] < before["talon"]:
+        if after["over"] and not after["won"]:
+            self.close(STUCK)
+            self.slain = 0
+        elif after["over"] or after["talon"] < before["talon"]:
             self.close(slain_symbol(self.slain))
             self.slain = 0
 
 
 def slain_symbol(count: int) -> str:
-    """``⬛`` for none, ``1️⃣`` … ``🔟``, ``⏫`` past ten."""
+    """``⬜`` for none, ``🟩`` for one, ``🟦`` for two or more."""
     if count <= 0:
         return NONE_SLAIN
-    return SLAIN[count - 1] if count <= len(SLAIN) else OVER_TEN
+    return ONE_SLAIN if count == 1 else MORE_SLAIN
 
 
 RECAP = Recap(
     tally=ClearHands,
     legend=(
-        (f"{SLAIN[0]} … {SLAIN[-1]}", "monsters slain while that hand was held"),
-        (NONE_SLAIN, "no monster slain with that hand"),
-        (OVER_TEN, "more than ten slain with one hand"),
-        (RESIGNED, "resigned with this hand"),
+        (NONE_SLAIN, "none slain"),
+        (ONE_SLAIN, "one slain"),
+        (MORE_SLAIN, "two or more"),
+        (STUCK, "stuck"),
+        (RESIGNED, "resigned"),
     ),
     marks={"won": "🏆", "stuck": "🧱"},
 )

@@ -1,13 +1,12 @@
-"""Donsol's result line: one symbol per room (:class:`rules.recap.Rooms`).
+"""Donsol's result line: one square per room (:class:`rules.recap.Rooms`).
 
-💀 died here; 🏃 escaped (left by escaping, whatever was taken before); 🟥 took damage; 💚
-healed (a potion restored HP) and took no damage; 🛡️ no damage and no healing (every monster
-blocked, or none fought).
+🟩 no HP lost (every monster blocked, or healed); 🟨 hurt; 🟧 a heavy hit (a third of full
+health or more); 🟦 escaped (whatever was taken before); 🟥 died here; 🟫 resigned here.
 """
 
 from __future__ import annotations
 
-from rules.recap import DIED, HEALED, HURT, LEFT, RESIGNED, UNHARMED, Recap, Rooms
+from rules.recap import DIED, HEAVY, HURT, LEFT, RESIGNED, UNHARMED, Recap, Rooms
 
 
 class DonsolRooms(Rooms):
@@ -17,12 +16,12 @@ class DonsolRooms(Rooms):
 RECAP = Recap(
     tally=DonsolRooms,
     legend=(
-        (DIED, "died in this room"),
-        (LEFT, "escaped the room"),
-        (HURT, "took damage"),
-        (HEALED, "healed, no damage"),
-        (UNHARMED, "no damage: every monster blocked, or none fought"),
-        (RESIGNED, "resigned in this room"),
+        (UNHARMED, "unhurt"),
+        (HURT, "hurt"),
+        (HEAVY, "heavy hit"),
+        (LEFT, "escaped"),
+        (DIED, "died"),
+        (RESIGNED, "resigned"),
     ),
     marks={"won": "🏆", "dead": "💀"},
 )

@@ -1,8 +1,9 @@
-"""Tomb of Four Kings' result line: one symbol per turn.
+"""Tomb of Four Kings' result line: one square per turn, and one where the player turned back.
 
-💀 died; 🌑 lost in the dark (the last torch, or an empty deck); 💸 a treasure dropped to buy
-off a monster; 🟥 turn lost (failed trap or door); 🟩 turn won. ↩️ follows the delve turn after
-which the player turned back: the turns after it are the retreat.
+🟩 turn won; 🟨 a treasure dropped to buy off a monster; 🟧 turn lost (failed trap or door);
+🟥 died; 🟪 lost in the dark (the last torch, or an empty deck); 🟫 resigned in this turn.
+🟦 stands between the delve's last turn and the retreat's first: the player turned back there
+(a square of its own, so that every row keeps one width).
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from typing import Any
 
 from rules.recap import RESIGNED, Recap, Tally
 
-TURNED_BACK = "↩️"
-DIED = "💀"
-IN_THE_DARK = "🌑"
-DROPPED = "💸"
-TURN_LOST = "🟥"
+TURNED_BACK = "🟦"
+DIED = "🟥"
+IN_THE_DARK = "🟪"
+DROPPED = "🟨"
+TURN_LOST = "🟧"
 TURN_WON = "🟩"
 
 
@@ -23,12 +24,12 @@ class TombTurns(Tally):
     """A turn starts with a ``flip`` between turns (no encounter out) and ends when the
     engine counts one more finished turn, or with the game. How it ended: a ``drop`` buys
     the monster off; a lost turn is the one where the engine says "The turn is lost" (the
-    view has no key for it); any other finished turn was won."""
+    view has no key for it); any other finished turn was won. ``retreat`` (between turns)
+    adds the turned-back square."""
 
     def step(self, before: dict[str, Any], action: str, after: dict[str, Any]) -> None:
         if action == "retreat":
-            if self.symbols:  # always: turning back needs a finished delve turn
-                self.symbols[-1] += TURNED_BACK
+            self.symbols.append(TURNED_BACK)
             return
         if action == "flip" and before["encounter"] is None:
             self.open = True
@@ -52,13 +53,13 @@ def _turns(view: dict[str, Any]) -> int:
 RECAP = Recap(
     tally=TombTurns,
     legend=(
-        (DIED, "died in this turn"),
-        (IN_THE_DARK, "lost in the dark"),
-        (DROPPED, "treasure dropped to buy off a monster"),
-        (TURN_LOST, "turn lost: a trap or a door got the better of you"),
         (TURN_WON, "turn won"),
-        (TURNED_BACK, "turned back after this turn: the retreat follows"),
-        (RESIGNED, "resigned in this turn"),
+        (DROPPED, "bought off"),
+        (TURN_LOST, "turn lost"),
+        (TURNED_BACK, "turned back"),
+        (DIED, "died"),
+        (IN_THE_DARK, "lost in the dark"),
+        (RESIGNED, "resigned"),
     ),
     marks={"won": "🏆", "escaped": "🚪", "dead": "💀", "lost_in_dark": "🌑"},
 )

@@ -48,6 +48,7 @@ async def make_bot(db_path: Path) -> AsyncIterator[Callable[..., DungeonBot]]:
         # The rating loop too (it never ends, which a test waiting for every task to end
         # would wait on); tests run its passes themselves.
         options.setdefault("rate_days", False)
+        options.setdefault("remind", False)  # the reminder loop too
         options.setdefault("random_seed", lambda: next(seeds))
         bot = create_bot(db_path, **options)
         made.append(bot)

@@ -71,18 +71,30 @@ async def test_a_finished_daily_shows_its_standing_and_posts_a_spoiler_free_line
         clicked = await world.click(world.alice, board, rng.choice(moves)["custom_id"])
         board = clicked.response
     fields = {f.name: f.value for f in board.embeds[0].fields}
-    assert "#1 of 1 on this server · #1 of 1 worldwide" in fields["Standing"]
+    assert "#1 of 1 on this server · #1 of 1 worldwide" in fields["What it means"]
     nxt = int(datetime(2026, 12, 6, tzinfo=UTC).timestamp())
-    assert f"Next deal <t:{nxt}:R> (at <t:{nxt}:t>)." in fields["Standing"]
-    (line,) = clicked.followups
-    assert not line.ephemeral
-    assert line.content.startswith("Tomb of Four Kings #5 — ")
-    assert not CARD_CODE.search(line.content), line.content
+    assert f"Next deal <t:{nxt}:R> (at <t:{nxt}:t>)." in fields["What it means"]
+    assert "🔥 Daily streak: **1** day." in fields["What it means"]
+    # Without a results channel, nothing is posted until the player presses Share.
+    assert clicked.followups == []
+    own = fields["Your share line"]
+    assert own.startswith("Tomb of Four Kings #5 · alice\n")
+    assert not CARD_CODE.search(own), own
+
+    shared = await world.click(world.alice, board, world.control(board, "share")["custom_id"])
+    assert not shared.ephemeral and shared.response.content == own
+    (told,) = shared.followups
+    assert told.ephemeral and told.content == "Shared in this channel."
 
     after = await daily_board(world, world.alice, game="tomb")
     assert world.moves(after.response) == []
     assert "#1 of 1 worldwide" in {f.name: f.value for f in after.response.embeds[0].fields}[
-        "Standing"]
+        "What it means"]
+    again = await world.click(world.alice, after.response,
+                              world.control(after.response, "share")["custom_id"])
+    assert again.ephemeral
+    assert again.response.content.startswith(
+        f"This result is already shared, in <#{world.channel.id}>. Here it is to copy:\n```")
 
 
 async def test_the_result_goes_to_the_results_channel_when_one_is_set(world, error_logs):
@@ -95,8 +107,14 @@ async def test_the_result_goes_to_the_results_channel_when_one_is_set(world, err
         board = clicked.response
     assert clicked.followups == []  # not in the channel where it was played
     posted = results.last_message
-    assert posted is not None and posted.content.startswith("Clear the Dungeon #5 — ")
+    assert posted is not None and posted.content.startswith("Clear the Dungeon #5 · bob\n")
+    assert posted.content.endswith("Play today's deal: /daily")
     assert not CARD_CODE.search(posted.content)
+    # Share then says where it already is, and posts nothing more.
+    shared = await world.click(world.bob, board, world.control(board, "share")["custom_id"])
+    assert shared.ephemeral
+    assert shared.response.content.startswith(f"This result is already shared, in <#{results.id}>")
+    assert results.last_message.id == posted.id
 
 
 async def play_daily_through_core(world: World, user_id: int, seed: int, game: str = "donsol"):
@@ -246,16 +264,18 @@ async def test_daily_refuses_an_option_no_client_offers(world, error_logs):
 
 
 async def test_where_the_bot_may_not_post_the_player_gets_the_line_to_copy(world, error_logs):
-    world.env.inject_error("POST", "/webhooks/*", status=403, code=50013,
-                           message="Missing Permissions")
     board = (await daily_board(world, world.alice, game="donsol")).response
     rng = random.Random(3)
     while moves := world.moves(board):
         clicked = await world.click(world.alice, board, rng.choice(moves)["custom_id"])
         board = clicked.response
-    (copy,) = clicked.followups
-    assert copy.ephemeral and copy.content.startswith("Share your result:")
-    assert "Donsol #5 (normal) — " in copy.content and not CARD_CODE.search(copy.content)
+    world.env.inject_error("POST", "/interactions/*", status=403, code=50013,
+                           message="Missing Permissions")
+    shared = await world.click(world.alice, board, world.control(board, "share")["custom_id"])
+    assert shared.ephemeral
+    copy = shared.response.content
+    assert copy.startswith("I may not post here, so here is your result to copy:\n```\n")
+    assert "Donsol #5 (normal) · alice\n" in copy and not CARD_CODE.search(copy)
 
 
 async def test_the_daily_works_in_a_dm_and_counts_on_the_global_board(world, error_logs):
@@ -265,7 +285,7 @@ async def test_the_daily_works_in_a_dm_and_counts_on_the_global_board(world, err
     rng = random.Random(4)
     while moves := world.moves(board):
         board = (await world.click(carol, board, rng.choice(moves)["custom_id"])).response
-    standing = {f.name: f.value for f in board.embeds[0].fields}["Standing"]
+    standing = {f.name: f.value for f in board.embeds[0].fields}["What it means"]
     assert "#1 of 1 worldwide" in standing and "on this server" not in standing
     everyone = (await world.slash(world.alice, "leaderboard", game="clear",
                                   scope="global")).response

@@ -97,8 +97,8 @@ async def test_stats_day_refusals_and_the_look_back(world, clock, error_logs):
         "Give the game too: `/stats game:<game> day:<day>`.")
     still_open = await world.slash(world.alice, "stats", game="donsol", day="5")
     assert still_open.ephemeral and still_open.response.content.startswith(
-        "Donsol #5 is still open: its look back comes when its boards close, at 2026-12-06 "
-        "01:00 UTC")
+        "Donsol #5 is still open: its look back comes when its boards close, at "
+        "<t:1796518800:f> (<t:1796518800:R>)")
     future = await world.slash(world.alice, "stats", game="donsol", day="2026-12-09")
     assert future.response.content == "Donsol #9 (2026-12-09) has not been dealt yet."
     bad = await world.slash(world.alice, "stats", game="donsol", day="someday")
@@ -141,7 +141,7 @@ async def test_stats_has_a_card_with_pictures_on_and_none_with_them_off(
     again = (await world.slash(world.alice, "stats", game="donsol")).response
     assert len(again.attachments) == 1 and stats_card.CACHE.hits >= 1
     # The text is complete without it.
-    assert "Last 14 days" in again.embeds[0].fields[0].value
+    assert "Since the first daily (1 day):" in again.embeds[0].fields[0].value
 
     await world.core.settings.set_player(world.alice.id, "pictures", "off")
     off = (await world.slash(world.alice, "stats", game="donsol")).response

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+import discord
 import pytest
 
 from bot.boards.common import outcome_heading
@@ -25,10 +26,17 @@ async def test_a_whole_run_by_clicking_ends_on_the_final_board(world, error_logs
     run = await world.core.runs.get(run.id)
     assert run.status == "over"
     assert final.id == board.id, "every click edited the board in place"
-    text = world.description(final)
-    assert outcome_heading(run.view, BOARDS[run.game].headings) in text
-    assert run.view["score_text"] in text
-    assert [b["label"] for b in world.buttons(final)] == ["Play again"]
+    embed = final.embeds[0]
+    assert embed.title == outcome_heading(run.view, BOARDS[run.game].headings)
+    # The score is said once, on the card's first line.
+    assert world.description(final).split("\n")[0] == f"**{run.view['score_text']}**"
+    # Once: not in the footer or a field again (the engine's own ▸ lines may tell the end).
+    assert run.view["score_text"] not in embed.footer.text
+    assert all(run.view["score_text"] not in f.value for f in embed.fields)
+    assert all(f.name not in ("Health", "Sickness", "Room", "Reserve", "Hand")
+               for f in embed.fields)
+    title = GAMES[game].title
+    assert [b["label"] for b in world.buttons(final)] == [f"Practice {title}", "Stats"]
     assert len(await world.core.runs.moves(run.id)) == run.moves > 0
 
 
@@ -46,6 +54,7 @@ async def test_play_again_starts_a_new_run_of_the_same_game_and_variant(world, e
     assert [(r.variant, r.kind) for r in runs] == [("hard", "practice")]
     assert runs[0].id != first
     assert f"run #{runs[0].id}" in new.embeds[0].title
+    assert world.control(final, "again")["label"] == "Practice Donsol"
 
 
 async def test_play_with_an_unfinished_run_offers_resume_or_abandon(world, error_logs):
@@ -139,9 +148,12 @@ async def test_resigning_asks_first_and_keep_playing_changes_nothing(world, erro
     done = await world.click(world.alice, asked.response,
                              world.control(asked.response, "confirm")["custom_id"])
     assert (await world.core.runs.get(run.id)).status == "resigned"
-    assert world.description(done.response).endswith("**You resigned this run.**")
-    assert "Take a card" not in world.description(done.response)
-    assert [b["label"] for b in world.buttons(done.response)] == ["Play again"]
+    card = done.response.embeds[0]
+    # Said and scored: the title, and the score it ranks with (Donsol's: no HP).
+    assert card.title == "🏳️ Resigned at move 0"
+    assert world.description(done.response) == "**resigned after 0/54 cards**"
+    assert card.colour == discord.Colour.dark_grey()
+    assert [b["label"] for b in world.buttons(done.response)] == ["Practice Donsol", "Stats"]
 
 
 async def test_games_lists_unfinished_runs_and_brings_a_board_back(world, error_logs):

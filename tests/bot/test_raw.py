@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.buttons import CUSTOM_ID_MAX, GARBLED, parse
-from bot.cogs.play import NO_RUN
+from bot.cogs.play import NO_RUN, NO_SHARE
 from bot.screens import RUN_OVER, STALE
 from tests.bot.raw import EPHEMERAL, UPDATE_MESSAGE, FakeDiscord
 
@@ -236,6 +236,9 @@ async def test_a_button_of_the_first_release_redraws_the_board(raw, error_logs):
         ("dd.c:undo:{run}:", GARBLED),
         ("dd.c:undo:{run}:0:", "There is no move to undo yet."),
         ("dd.c:explode:{run}:0:", GARBLED),
+        ("dd.c:share:{run}:0:", NO_SHARE),  # a practice run, not even finished
+        ("dd.c:share:987654321:0:", NO_RUN),
+        ("dd.c:stats:{run}:0::", GARBLED),
         ("dd.m:{run}:0:take 7C:and more", GARBLED),
         ("dd.m:" + "9" * (CUSTOM_ID_MAX - 5), GARBLED),
         ("dd.zz:{run}:0", GARBLED),
@@ -257,7 +260,9 @@ async def test_a_forged_custom_id_is_refused_and_changes_nothing(raw, error_logs
     assert await bot.core.runs.moves(run_id) == []
 
 
-@pytest.mark.parametrize("verb", ["confirm", "undo", "abandon", "resign", "board", "again"])
+@pytest.mark.parametrize(
+    "verb", ["confirm", "undo", "abandon", "resign", "board", "again", "share", "stats"]
+)
 async def test_a_forged_control_on_someone_elses_run_is_refused(raw, error_logs, verb):
     fake, bot = raw
     message, run_id = await start(fake, bot)

@@ -79,7 +79,7 @@ async def test_a_control_of_a_finished_run_only_shows_it(world, error_logs):
 
     assert (await world.core.runs.get(run.id)).status == "over"
     assert world.description(late.response).startswith("*This run is over.*")
-    assert [b["label"] for b in world.buttons(late.response)] == ["Play again"]
+    assert [b["label"] for b in world.buttons(late.response)] == ["Practice Donsol", "Stats"]
 
 
 async def test_an_unexpected_error_gets_an_error_id_and_changes_nothing(

@@ -133,13 +133,13 @@ async def test_settings_delivered_in_a_dm_anyway_are_refused(make_bot, error_log
 async def test_preferences_show_and_change_a_players_own_choice(world, error_logs):
     result = await world.slash(world.alice, "preferences")
     assert result.ephemeral
-    assert result.response.content == (
-        "Your preferences:\n- pictures: **on** (table pictures on your boards)"
+    assert result.response.content.startswith(
+        "Your preferences:\n- pictures: **on** (table pictures on your boards)\n"
     )
     result = await world.slash(world.alice.user, "preferences", pictures="off")  # in a DM
     assert result.ephemeral
-    assert result.response.content == (
-        "Your preferences are now:\n- pictures: **off** (table pictures on your boards)"
+    assert result.response.content.startswith(
+        "Your preferences are now:\n- pictures: **off** (table pictures on your boards)\n"
     )
     assert await world.core.settings.player(world.alice.id) == {"pictures": "off"}
     assert await world.core.settings.player(world.bob.id) == {}

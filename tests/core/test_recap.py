@@ -12,8 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.recap import (
+    INVITE,
     LIMIT,
     ROW,
+    legend_line,
     legend_text,
     recap,
     result_line,
@@ -21,7 +23,7 @@ from core.recap import (
 )
 from rules import GAMES, IllegalAction, plugin
 from rules.clear.engine import DECK as CLEAR_DECK
-from rules.clear.recap import OVER_TEN, SLAIN, slain_symbol
+from rules.clear.recap import MORE_SLAIN, NONE_SLAIN, ONE_SLAIN, STUCK, slain_symbol
 from rules.donsol.engine import DECK as DONSOL_DECK
 from rules.recap import RESIGNED
 from rules.tomb.recap import TURNED_BACK
@@ -35,9 +37,15 @@ def width(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+#: Every square a share line's grid may hold (one width, one colour each).
+SQUARES = set("🟩🟨🟧🟥🟦🟪🟫⬜")
+
+
 def rows(line: str) -> list[str]:
-    """The symbol rows of a result line (everything under the first line)."""
-    return line.split("\n")[1:]
+    """The grid of a share line: the lines under the score, before the legend and the
+    invitation (a cut grid ends with its "… and N more")."""
+    return [ln for ln in line.split("\n")[2:]
+            if ln != INVITE and (set(ln) <= SQUARES or ln.startswith("…"))]
 
 
 # ----- Donsol ---------------------------------------------------------------------------------
@@ -58,30 +66,38 @@ DONSOL_MOVES = [
 
 
 def test_donsol_rooms_blocked_hurt_healed_escaped() -> None:
-    assert recap("donsol", "normal", 7, DONSOL_MOVES, DONSOL_DEAL) == ["🛡️", "🟥", "💚", "🏃"]
+    # Room 2 hit for 10 (a third of 21 or more; the potion after does not undo it): a heavy
+    # hit; room 4 cost 1 but escaping wins.
+    assert recap("donsol", "normal", 7, DONSOL_MOVES, DONSOL_DEAL) == ["🟩", "🟧", "🟩", "🟦"]
 
 
 def test_donsol_room_just_dealt_has_no_symbol_and_a_room_left_midway_is_resigned() -> None:
-    assert recap("donsol", "normal", 7, DONSOL_MOVES[:4], DONSOL_DEAL) == ["🛡️"]
-    assert recap("donsol", "normal", 7, DONSOL_MOVES[:6], DONSOL_DEAL) == ["🛡️", RESIGNED]
+    assert recap("donsol", "normal", 7, DONSOL_MOVES[:4], DONSOL_DEAL) == ["🟩"]
+    assert recap("donsol", "normal", 7, DONSOL_MOVES[:6], DONSOL_DEAL) == ["🟩", RESIGNED]
     assert recap("donsol", "normal", 7, [], DONSOL_DEAL) == []
 
 
 def test_donsol_escaping_the_first_room_at_once_and_dying() -> None:
     deal = ["RJ", *(c for c in DONSOL_DECK if c != "RJ")]
-    assert recap("donsol", "hard", 1, ["take RJ"], deal) == ["💀"]
-    line = run_result_line("donsol", "hard", 12, 1, ["take RJ"], deck=deal)
-    assert line == "Donsol #12 (hard) — 💀 died after 1/54 cards\n💀"
+    assert recap("donsol", "hard", 1, ["take RJ"], deal) == ["🟥"]
+    line = run_result_line("donsol", "hard", 12, 1, ["take RJ"], deck=deal, player="alice")
+    assert line == (
+        "Donsol #12 (hard) · alice\n💀 died after 1/54 cards\n🟥\n🟥 died\n"
+        "Play today's deal: /daily"
+    )
     # Escape the first room untouched; the next room is the reshuffle's, so only its own
     # symbol is known: the bare red joker that kills at once is somewhere in the dungeon.
-    assert recap("donsol", "normal", 1, ["escape"], deal) == ["🏃"]
+    assert recap("donsol", "normal", 1, ["escape"], deal) == ["🟦"]
 
 
 def test_donsol_resigned_line() -> None:
     line = run_result_line(
         "donsol", "normal", 3, 7, DONSOL_MOVES, deck=DONSOL_DEAL, resigned=True
     )
-    assert line == "Donsol #3 (normal) — 🏳️ resigned · 13/54 cards, 20 HP\n🛡️🟥💚🏃"
+    assert line.split("\n")[:4] == [
+        "Donsol #3 (normal)", "🏳️ resigned · 13/54 cards, 20 HP", "🟩🟧🟩🟦",
+        "🟩 unhurt · 🟧 heavy hit · 🟦 escaped",
+    ]
 
 
 # ----- Tomb of Four Kings (the spec's worked examples) ---------------------------------------
@@ -91,32 +107,32 @@ def test_donsol_resigned_line() -> None:
     ("deck", "moves", "symbols", "outcome"),
     [
         # E2: trap won, turn back after turn 1: out at once.
-        ("4D 9S", ["flip", "retreat"], ["🟩↩️"], "escaped"),
+        ("4D 9S", ["flip", "retreat"], ["🟩", "🟦"], "escaped"),
         # E5b: 8 then 1 more damage against the 10♠: dead in turn 1.
-        ("10S 2C 9C", ["flip"], ["💀"], "dead"),
+        ("10S 2C 9C", ["flip"], ["🟥"], "dead"),
         # E6: endure, dodge, 9♦ slays the 9♠: won.
         ("JH 9S 8C 3C 9D", ["flip", "endure", "dodge"], ["🟩"], None),
         # E7: T1 won, T2 bought off with 7♦, turn back, T3 (the retreat) won.
         (
             "7D 10C KS 7S 2C 2S",
             ["flip", "flip", "drop 7D", "retreat", "flip"],
-            ["🟩", "💸↩️", "🟩"],
+            ["🟩", "🟨", "🟦", "🟩"],
             "escaped",
         ),
         # E8: T2's door fails and discards six, the scroll burns for the 4th Ace.
         (
             "RJ 4D 4S AS 9C 3D AH AD 2S AC 3S 4C 5C 6S",
             ["flip", "flip", "retreat", "flip"],
-            ["🟩", "🟥↩️", "🟩"],
+            ["🟩", "🟧", "🟦", "🟩"],
             "escaped",
         ),
         # E9: keep delving; A♣ is the 4th Ace with no scroll.
-        ("AS AH KS 4C 8S AD 3S AC", ["flip", "flip", "flip"], ["🟩", "🌑"], "lost_in_dark"),
+        ("AS AH KS 4C 8S AD 3S AC", ["flip", "flip", "flip"], ["🟩", "🟪"], "lost_in_dark"),
         # E12: T2's trap is lost, T3 won, turn back; the retreat's 10♠ kills.
         (
             "2C 5S KH 9D 4C 3D 6S 10S 3C",
             ["flip", "flip", "flip", "retreat", "flip"],
-            ["🟩", "🟥", "🟩↩️", "💀"],
+            ["🟩", "🟧", "🟩", "🟦", "🟥"],
             "dead",
         ),
     ],
@@ -139,7 +155,7 @@ def test_tomb_turn_left_midway_is_resigned() -> None:
 
 def test_tomb_line_names_no_variant() -> None:
     line = run_result_line("tomb", None, 40, 0, ["flip", "retreat"], deck=["4D", "9S"])
-    assert line == "Tomb of Four Kings #40 — 🚪 0 Kings, 4 points\n🟩↩️"
+    assert line.split("\n")[:3] == ["Tomb of Four Kings #40", "🚪 0 Kings, 4 points", "🟩🟦"]
 
 
 # ----- Clear the Dungeon ----------------------------------------------------------------------
@@ -164,53 +180,65 @@ CLEAR_MOVES = [
 
 
 def test_clear_slain_per_hand() -> None:
-    assert recap("clear", "standard", 5, CLEAR_MOVES, CLEAR_DEAL) == ["1️⃣", "⬛", "2️⃣"]
+    assert recap("clear", "standard", 5, CLEAR_MOVES, CLEAR_DEAL) == ["🟩", "⬜", "🟦"]
     line = run_result_line("clear", "standard", 9, 5, CLEAR_MOVES, deck=CLEAR_DEAL)
-    assert line.split("\n")[0] == "Clear the Dungeon #9 — ⏳ 3 of 12 monsters"
+    assert line.split("\n")[:2] == ["Clear the Dungeon #9", "⏳ 3 of 12 monsters"]
     # One more move in hand 4, then the run is resigned there.
     resigned = run_result_line(
         "clear", "standard", 9, 5, [*CLEAR_MOVES, "reserve AS"], deck=CLEAR_DEAL,
         resigned=True,
     )
-    assert resigned == "Clear the Dungeon #9 — 🏳️ resigned · 3 of 12 monsters\n1️⃣⬛2️⃣🏳️"
+    assert resigned.split("\n")[1:4] == [
+        "🏳️ resigned · 3 of 12 monsters", "🟩⬜🟦🟫",
+        "⬜ none slain · 🟩 one slain · 🟦 two or more · 🟫 resigned",
+    ]
 
 
 def test_slain_symbols() -> None:
-    assert [slain_symbol(n) for n in range(11)] == ["⬛", *SLAIN]
-    assert slain_symbol(10) == "🔟"
-    assert slain_symbol(11) == slain_symbol(12) == OVER_TEN
+    assert [slain_symbol(n) for n in range(4)] == [NONE_SLAIN, ONE_SLAIN, MORE_SLAIN, MORE_SLAIN]
 
 
 # ----- the line -------------------------------------------------------------------------------
 
 
-def test_outcomes_open_the_line() -> None:
-    assert result_line("donsol", "easy", 1, "won", "won with 14 HP", ["🟥"]) == (
-        "Donsol #1 (easy) — 🏆 won with 14 HP\n🟥"
+def test_outcomes_open_the_score() -> None:
+    assert result_line("donsol", "easy", 1, "won", "won with 14 HP", ["🟨"]) == (
+        "Donsol #1 (easy)\n🏆 won with 14 HP\n🟨\n🟨 hurt\nPlay today's deal: /daily"
     )
     assert result_line("tomb", "standard", 2, "dead", "dead — 0", []) == (
-        "Tomb of Four Kings #2 — 💀 dead — 0"
+        "Tomb of Four Kings #2\n💀 dead — 0\nPlay today's deal: /daily"
     )
-    assert result_line("clear", "standard", 3, "stuck", "9 of 12 monsters", ["1️⃣"]) == (
-        "Clear the Dungeon #3 — 🧱 9 of 12 monsters\n1️⃣"
-    )
+    assert result_line("clear", "standard", 3, "stuck", "9 of 12 monsters", ["🟩"],
+                       player="bob").split("\n")[:2] == [
+        "Clear the Dungeon #3 · bob", "🧱 9 of 12 monsters"]
     # The core records a resignation as the outcome "lost".
     assert result_line("donsol", "normal", 4, "lost", "3/54 cards, 21 HP", [], resigned=True) == (
-        "Donsol #4 (normal) — 🏳️ resigned · 3/54 cards, 21 HP"
+        "Donsol #4 (normal)\n🏳️ resigned · 3/54 cards, 21 HP\nPlay today's deal: /daily"
     )
 
 
-def test_rows_of_ten() -> None:
-    symbols = ["🟥", "🛡️", "💚"] * 9  # 27
+def test_the_legend_names_only_the_squares_shown_in_the_legends_order() -> None:
+    assert legend_line("donsol", ["🟥", "🟩", "🟩", "🟦"]) == "🟩 unhurt · 🟦 escaped · 🟥 died"
+    assert legend_line("tomb", ["🟩", "🟦", "🟪"]) == (
+        "🟩 turn won · 🟦 turned back · 🟪 lost in the dark"
+    )
+    assert legend_line("clear", []) == ""
+
+
+def test_rows_of_ten_all_one_width() -> None:
+    symbols = ["🟥", "🟩", "🟨"] * 9  # 27
     lines = rows(result_line("donsol", "normal", 5, "dead", "died after 54/54 cards", symbols))
     assert lines == ["".join(symbols[:10]), "".join(symbols[10:20]), "".join(symbols[20:])]
+    assert {width(line) for line in lines[:2]} == {20}
 
 
 @pytest.mark.parametrize("count", [1_000, 5_000])
-@pytest.mark.parametrize("symbol", ["🛡️", "🟩↩️", "🔟"])
+@pytest.mark.parametrize("symbol", ["🟩", "🟦", "🟨"])
 def test_a_huge_row_is_cut_to_one_message(count: int, symbol: str) -> None:
-    line = result_line("donsol", "easy", 99_999, "won", "won with 21 HP", [symbol] * count)
+    line = result_line("donsol", "easy", 99_999, "won", "won with 21 HP", [symbol] * count,
+                       player="x" * 40)
     assert width(line) <= LIMIT
+    assert line.endswith(INVITE)
     *kept, last = rows(line)
     shown = sum(r.count(symbol) for r in kept)
     assert 0 < shown < count
@@ -219,13 +247,14 @@ def test_a_huge_row_is_cut_to_one_message(count: int, symbol: str) -> None:
 
 
 def test_a_row_that_just_fits_is_not_cut() -> None:
-    head = "Donsol #1 (normal) — 💀 died after 54/54 cards"
-    room = LIMIT - width(head) - 1
-    # "🏃" is 2 UTF-16 units; each row of ten adds a newline but the first.
+    head = "Donsol #1 (normal)\n💀 died after 54/54 cards"
+    tail = "\n🟦 escaped\n" + INVITE
+    room = LIMIT - width(head) - width(tail) - 1
+    # "🟦" is 2 UTF-16 units; each row of ten adds a newline but the first.
     count = (room + 1) // 21 * ROW
-    line = result_line("donsol", "normal", 1, "dead", "died after 54/54 cards", ["🏃"] * count)
+    line = result_line("donsol", "normal", 1, "dead", "died after 54/54 cards", ["🟦"] * count)
     assert "more" not in line
-    assert line.count("🏃") == count
+    assert line.count("🟦") == count + 1  # and once in the legend
     assert width(line) <= LIMIT
 
 
@@ -268,8 +297,7 @@ def rooms_played(key: str, moves: list[str], views: list[dict]) -> tuple[int, bo
 
 
 def symbol_set(key: str) -> set[str]:
-    symbols = {s for s, _ in plugin(key).recap.legend} - {f"{SLAIN[0]} … {SLAIN[-1]}"}
-    return symbols | set(SLAIN) if key == "clear" else symbols
+    return {s for s, _ in plugin(key).recap.legend}
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -299,38 +327,39 @@ def test_random_runs(
     resigned = not final["over"]
 
     symbols = recap(key, variant, seed, moves)
-    line = run_result_line(key, variant, day, seed, moves, resigned=resigned)
+    line = run_result_line(key, variant, day, seed, moves, resigned=resigned, player="alice")
 
     assert not CARD_CODE.search(line), line
     assert not SUIT_SYMBOLS.search(line), line
     assert width(line) <= LIMIT
     played, midway = rooms_played(key, moves, views)
-    assert len(symbols) == played
-    head = line.split("\n")[0]
-    assert head.startswith(f"{engine.title} #{day}")
-    assert final["score_text"] in head
-    assert ("resigned" in head) == resigned
+    assert len([s for s in symbols if key != "tomb" or s != TURNED_BACK]) == played
+    name, score, *_ = line.split("\n")
+    assert name.startswith(f"{engine.title} #{day}") and name.endswith(" · alice")
+    assert final["score_text"] in score
+    assert ("resigned" in score) == resigned
+    assert line.endswith("\n" + INVITE)
     if "more" not in line:
         assert "".join(rows(line)) == "".join(symbols)
+    if symbols:
+        assert line.split("\n")[-2] == legend_line(key, symbols)
+    assert all(width(r) <= 2 * ROW for r in rows(line) if not r.startswith("…"))
 
-    bare = [s.removesuffix(TURNED_BACK) for s in symbols]
-    assert set(bare) <= symbol_set(key)
+    assert set(symbols) <= symbol_set(key) <= SQUARES
     assert RESIGNED not in symbols[:-1]
     assert (symbols[-1:] == [RESIGNED]) == midway
     if key in ("donsol", "scoundrel"):
         leave = "escape" if key == "donsol" else "avoid"
-        assert symbols.count("🏃") == moves.count(leave)
-        assert ("💀" in symbols) == (final["outcome"] == "dead")
+        assert symbols.count("🟦") == moves.count(leave)
+        assert ("🟥" in symbols) == (final["outcome"] == "dead")
     elif key == "tomb":
         turned_back = "retreat" in moves
-        assert sum(s.endswith(TURNED_BACK) for s in symbols) == turned_back
+        assert symbols.count(TURNED_BACK) == turned_back
         if turned_back:
-            back = next(i for i, s in enumerate(symbols) if s.endswith(TURNED_BACK))
-            assert back + 1 == final["delve_turns"]
-        assert (symbols[-1:] == ["💀"]) == (final["outcome"] == "dead")
-        assert (symbols[-1:] == ["🌑"]) == (final["outcome"] == "lost_in_dark")
+            assert symbols.index(TURNED_BACK) == final["delve_turns"]
+        assert (symbols[-1:] == ["🟥"]) == (final["outcome"] == "dead")
+        assert (symbols[-1:] == ["🟪"]) == (final["outcome"] == "lost_in_dark")
     else:
-        counted = [0 if s == "⬛" else SLAIN.index(s) + 1 for s in bare if s in SLAIN or s == "⬛"]
-        if not midway and OVER_TEN not in symbols:
-            assert sum(counted) == final["slain"]
-        assert sum(counted) <= final["slain"]
+        assert (symbols[-1:] == [STUCK]) == (final["outcome"] == "stuck")
+        at_least = {NONE_SLAIN: 0, ONE_SLAIN: 1, MORE_SLAIN: 2}
+        assert sum(at_least.get(s, 0) for s in symbols) <= final["slain"]

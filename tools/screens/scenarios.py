@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import simcord
@@ -128,6 +129,11 @@ class Story:
         run_id = int(ids[0].split(":")[1] if ids[0].startswith("dd.m:") else ids[0].split(":")[2])
         return await self.bot.core.runs.get(run_id)
 
+    async def run_of_finished(self, message: Any) -> Run:
+        """The run whose result card ``message`` is (its Practice button names it)."""
+        custom_id = self.control(message, "again")
+        return await self.bot.core.runs.get(int(custom_id.split(":")[2]))
+
     async def play(self, actor: Any, board: Any, moves: int | None, seed: int) -> Any:
         """Play ``moves`` hinted moves on ``board`` (None: to the end); the last board."""
         rng = random.Random(seed)
@@ -194,9 +200,16 @@ async def story(s: Story) -> None:
     daily_run = await s.run_of(daily)
     daily = await s.play(alice, daily, None, 7)
     await s.keep("donsol-daily-result", "Donsol daily, finished",
-                 "The result of today's Donsol daily: the final board with its standing on "
-                 "this server and worldwide, and the time to the next deal.",
+                 "The result card of today's Donsol daily: the outcome, the score once, what "
+                 "it means (first run, the standing here and worldwide, the streak), the share "
+                 "line, and Share, Practice Donsol and Stats.",
                  daily, user="alice", command="daily")
+    shared = await s.click(alice, daily, s.control(daily, "share"))
+    await s.keep("share-line", "The share line in the channel",
+                 "What Share posts in the channel where the daily was played (no results "
+                 "channel set): the player, the deal, the score, a square per room, the legend "
+                 "of the squares shown and the invitation.",
+                 shared, user="alice", command="daily")
 
     asked = await s.slash(alice, "leaderboard", game="donsol")
     await s.keep("leaderboard-day", "/leaderboard (today)",
@@ -209,6 +222,18 @@ async def story(s: Story) -> None:
     board = (await s.slash(alice, "leaderboard", game="donsol", day="week")).response
     await s.keep("leaderboard-week", "/leaderboard day:week",
                  "This week's daily points (Monday to Sunday) from three days of dailies.",
+                 board, user="alice", command="leaderboard")
+    frank = s.others[3]  # played Thursday and Friday, not today
+    prefs = (await s.slash(frank, "preferences", reminders="on",
+                           **{"global-board": "off"})).response
+    await s.keep("preferences", "/preferences",
+                 "frank keeps his name off everyone's boards and asks for streak reminders "
+                 "(only he sees it).", prefs, user="frank", command="preferences")
+    board = (await s.slash(alice, "leaderboard", game="donsol", day="week",
+                           scope="global")).response
+    await s.keep("leaderboard-week-global", "/leaderboard day:week scope:global",
+                 "Everyone's week: frank chose global-board:off, so this board lists him as "
+                 "\"a player\", at his own rank (this server's board still names him).",
                  board, user="alice", command="leaderboard")
 
     donsol = (await s.slash(alice, "play", game="donsol")).response
@@ -310,6 +335,28 @@ async def story(s: Story) -> None:
                  "alice's public challenge after bob accepted and finished his run; alice is "
                  "still playing.", card, user="alice", command="challenge")
 
+    # Result cards of practice runs: three played to the end by the hints, one resigned.
+    for name, board, seed in (("clear", clear, 3), ("scoundrel", scoundrel, 4),
+                              ("donsol", donsol, 1)):
+        board = await s.play(alice, board, None, seed)
+        run = await s.run_of_finished(board)
+        await s.keep(f"result-{name}", f"Result card: {run.title}, {run.outcome}",
+                     f"A practice {run.title} run played to the end by the hints: "
+                     f"{run.view['score_text']}.", board, user="alice", command="play")
+    asked = await s.click(alice, tomb, s.control(tomb, "resign"))
+    resigned = await s.click(alice, asked, s.control(asked, "confirm"))
+    await s.keep("result-resigned", "Result card: resigned",
+                 "The Tomb of Four Kings run resigned eight moves in: said, and scored with "
+                 "what a resigned Tomb run ranks with.", resigned, user="alice", command="play")
+
+    # Saturday, 23:00: the deal's last hour; frank has not played today.
+    s.clock.now = datetime(2026, 12, 5, 23, 0, 30, tzinfo=UTC)
+    await s.bot.get_cog("ReminderLoop").run_due(s.clock.now)
+    (dm,) = [m for m in frank.user.dm_channel.history() if m.author.bot]
+    await s.keep("reminder", "A streak reminder",
+                 "The direct message frank gets at 23:00 UTC: his Donsol streak is at risk.",
+                 SimpleNamespace(channel_id=dm.channel.id, id=dm.id))
+
     # Sunday 6 December, 02:00: Saturday's boards have closed.
     s.clock.now = datetime(2026, 12, 6, 2, 0, tzinfo=UTC)
     s.bot.core.replays.budget_per_step = 300
@@ -347,7 +394,7 @@ async def capture_all(folder: Path | None = None) -> list[Screen]:
         seeds = itertools.count(FIRST_SEED)
         bot = create_bot(path, daily_secret=DAILY_SECRET, clock=clock,
                          random_seed=lambda: next(seeds), pictures=True, card_emoji=True,
-                         solve_par=False, rate_days=False)
+                         solve_par=False, rate_days=False, remind=False)
         async with simcord.run(bot) as env:
             s = Story(env, bot, clock)
             await s.settle()
