@@ -29,6 +29,7 @@ and player preferences stay two commands, so neither depends on where it is type
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -38,9 +39,12 @@ from discord.ext import commands
 from bot import replies
 from bot.cogs.posts import missing_permissions
 from bot.cogs.seasons import role_problem
+from bot.timestamps import clock
 from core import Refusal
-from core.daily import day_number
+from core.clock import utc_day
+from core.daily import day_number, next_deal_at
 from core.posts import Posts
+from core.reminders import REMIND_BEFORE
 from core.settings import (
     GLOBAL_BOARD,
     MAX_ACCOUNT_AGE_DAYS,
@@ -190,7 +194,9 @@ class Settings(commands.Cog):
             log.info("preferences of user %s changed: %s", user_id,
                      ", ".join(f"{key} {prefs[key]}" for key, _ in given))
         await interaction.response.send_message(
-            preferences_text(prefs, changed=bool(given)), ephemeral=True
+            preferences_text(prefs, changed=bool(given),
+                             remind_at=remind_time(self.bot.core.ctx.clock())),
+            ephemeral=True,
         )
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
@@ -290,14 +296,20 @@ def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str]) 
     ])
 
 
-def preferences_text(prefs: dict[str, str], *, changed: bool) -> str:
-    """A player's preferences as they stand (defaults for those never set)."""
+def remind_time(now: datetime) -> datetime:
+    """When today's streak reminders go out: the last hour of today's deal."""
+    return next_deal_at(utc_day(now).isoformat()) - REMIND_BEFORE
+
+
+def preferences_text(prefs: dict[str, str], *, changed: bool, remind_at: datetime) -> str:
+    """A player's preferences as they stand (defaults for those never set); ``remind_at`` is
+    when reminders go out, shown in the player's own time."""
     shown = {key: prefs.get(key, default) for key, default in PLAYER_DEFAULTS.items()}
     board = ("your name on the global boards" if shown[GLOBAL_BOARD] == "on"
              else "the global boards list you as \"a player\", at your true rank; server "
              "boards still name you")
-    remind = ("a direct message at 23:00 UTC, an hour before today's deal ends, when a "
-              "streak is at risk"
+    remind = (f"a direct message at {clock(remind_at)}, an hour before today's deal ends, "
+              "when a streak is at risk"
               if shown[REMINDERS] == "on" else "no direct messages")
     return "\n".join([
         "Your preferences are now:" if changed else "Your preferences:",

@@ -78,7 +78,7 @@ async def main(path: Path, out: Path) -> None:
             answer = await members["bob"].slash(results[0], "leaderboard", game="tomb",
                                                 month="2026-12")
             embed = answer.response.embeds[0]
-            return {f.name: f.value for f in embed.fields}["Board"]
+            return {f.name: f.value for f in embed.fields}["Ranked dailies"]
 
         seen["board_before"] = await month_board()
         seen["before_at"] = datetime.now(UTC).isoformat()

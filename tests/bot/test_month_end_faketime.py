@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -48,8 +49,9 @@ def test_the_month_closes_once_on_the_system_clock(libfaketime: Path, tmp_path: 
     log = done.stdout + done.stderr
 
     assert seen["started_at"] < "2027-01-01T00:59:30"  # the faked clock, not the machine's
-    assert seen["board_before"].startswith("Open: final at 2027-01-01 01:00 UTC")
-    assert seen["board_after"] == "Final."
+    close = int(datetime(2027, 1, 1, 1, 0, tzinfo=UTC).timestamp())
+    assert seen["board_before"].startswith(f"Open: final at <t:{close}:f>")
+    assert seen["board_after"] == "Final: the month's last day has closed."
     # Each server, once each though the loops ran on after: the 31st's post (its results
     # channel was set at 00:58, so it went out at once), the 1st's at 01:00, the champions.
     assert seen["posts"] == [["Daily #31 · 2026-12-31", "Daily #32 · 2027-01-01",

@@ -66,7 +66,9 @@ async def test_global_board_off_lists_a_player_at_their_rank_and_servers_still_n
     own = await world.slash(world.alice, "leaderboard", game="tomb", scope="global",
                             day="2026-12-15")
     assert "**a player**" in world.description(own.response)
-    assert "← you" in world.description(own.response)
+    # The public board names nobody as "you"; only alice is told her place, privately.
+    (yours,) = own.followups
+    assert yours.ephemeral and yours.content.startswith("You: **#1** of 2")
     server = await world.slash(world.bob, "leaderboard", game="tomb", day="2026-12-15")
     assert "**alice**" in world.description(server.response)
 
@@ -83,5 +85,8 @@ async def test_preferences_show_every_choice_with_its_default(world, error_logs)
         "- reminders: **off** (no direct messages)",
     ]
     turned = (await world.slash(world.alice, "preferences", reminders="on")).response.content
-    assert ("- reminders: **on** (a direct message at 23:00 UTC, an hour before today's deal "
+    # 23:00 UTC today, shown in the player's own time.
+    day = world.core.ctx.clock().date()
+    at = int(datetime(day.year, day.month, day.day, 23, tzinfo=UTC).timestamp())
+    assert (f"- reminders: **on** (a direct message at <t:{at}:t>, an hour before today's deal "
             "ends, when a streak is at risk)") in turned

@@ -1,0 +1,115 @@
+"""How the PostgreSQL store runs transactions: a deadlock is rolled back and run again, the
+queries a click repeats are prepared on the server, and the worker threads hand every result
+(or exception) back to the caller that asked for it, however many are under way at once."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+from store.base import Conflict
+from store.dialect import Query
+from store.postgres import PostgresStore
+
+LOCK = Query.both("SELECT value FROM meta WHERE key = {key} FOR UPDATE")
+SET = Query.both("UPDATE meta SET value = {value} WHERE key = {key}")
+PREPARED = Query.both("SELECT statement FROM pg_prepared_statements")
+
+
+async def test_a_deadlock_is_rolled_back_and_run_again(pg_url: str) -> None:
+    store = await PostgresStore.open(pg_url, pool_size=2)
+    try:
+        await store.write(lambda tx: (tx.set_meta("a", "0"), tx.set_meta("b", "0")))
+        meet = threading.Barrier(2, timeout=10)
+        attempts = {"a": 0, "b": 0}
+
+        def lock_both(tx: Any, first: str, second: str) -> int:
+            attempts[first] += 1
+            tx.db.one(LOCK, {"key": first})
+            if attempts[first] == 1:  # the first time, each holds one row the other wants
+                meet.wait()
+            tx.db.one(LOCK, {"key": second})
+            tx.db.change(SET, {"key": first, "value": str(attempts[first])})
+            return attempts[first]
+
+        done = await asyncio.wait_for(asyncio.gather(
+            store.write(lock_both, "a", "b"), store.write(lock_both, "b", "a")), 30)
+        # PostgreSQL broke the deadlock by failing one; the store ran that one again (maybe
+        # more than once: its second try may meet the other halfway through again).
+        assert done == [attempts["a"], attempts["b"]]
+        assert max(done) >= 2
+        assert [await store.read(lambda tx: tx.meta("a")),
+                await store.read(lambda tx: tx.meta("b"))] == [str(n) for n in done]
+    finally:
+        await store.close()
+
+
+async def test_a_query_run_again_and_again_is_prepared_on_the_server(pg_url: str) -> None:
+    store = await PostgresStore.open(pg_url, pool_size=1)  # one connection: one session
+    try:
+        await store.write(lambda tx: tx.set_meta("k", "v"))
+        for _ in range(6):
+            assert await store.write(lambda tx: tx.db.one(LOCK, {"key": "k"})) == {"value": "v"}
+        prepared = await store.read(lambda tx: tx.db.all(PREPARED, {}))
+        assert any("FOR UPDATE" in row["statement"] and "meta" in row["statement"]
+                   for row in prepared)
+    finally:
+        await store.close()
+
+
+async def test_many_transactions_at_once_each_get_their_own_answer(pg_url: str) -> None:
+    store = await PostgresStore.open(pg_url, pool_size=4)
+    try:
+        def write(tx: Any, i: int) -> int:
+            if i % 7 == 3:
+                tx.add_meta("taken", "first")  # only the first one gets in
+                raise Conflict(f"refused {i}")
+            tx.set_meta(f"k{i}", str(i))
+            return i * 10
+
+        outcomes = await asyncio.gather(*(store.write(write, i) for i in range(200)),
+                                        return_exceptions=True)
+        for i, outcome in enumerate(outcomes):
+            if i % 7 == 3:
+                assert isinstance(outcome, Conflict) and str(outcome) == f"refused {i}"
+            else:
+                assert outcome == i * 10
+        # A refused write left nothing behind (it was rolled back), a good one is stored.
+        assert await store.read(lambda tx: tx.meta("taken")) is None
+        assert await store.read(lambda tx: tx.meta("k198")) == "198"
+    finally:
+        await store.close()
+
+
+async def test_a_caller_that_stops_waiting_leaves_the_others_their_answers(pg_url: str) -> None:
+    store = await PostgresStore.open(pg_url, pool_size=1)
+    try:
+        release = threading.Event()
+
+        def slow(tx: Any) -> str:
+            release.wait(10)
+            tx.set_meta("slow", "done")
+            return "slow"
+
+        first = asyncio.create_task(store.write(slow))
+        second = asyncio.create_task(store.write(lambda tx: tx.set_meta("next", "ok") or "next"))
+        await asyncio.sleep(0.1)
+        first.cancel()
+        release.set()
+        assert await asyncio.wait_for(second, 10) == "next"
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        # The transaction itself was not cut short: it had started, and it committed.
+        assert await store.read(lambda tx: tx.meta("slow")) == "done"
+    finally:
+        await store.close()
+
+
+async def test_a_closed_store_refuses_new_transactions(pg_url: str) -> None:
+    store = await PostgresStore.open(pg_url, pool_size=1)
+    await store.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await store.write(lambda tx: tx.set_meta("k", "v"))
