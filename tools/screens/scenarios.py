@@ -41,6 +41,9 @@ DAILY_SECRET = "dungeon deck screens"
 FIRST_SEED = 20_261_203
 #: Search nodes per chosen move (a fraction of a second each).
 HINT_BUDGET = 1500
+#: How long simcord waits for the bot to settle after each step (its default is 5 s): the
+#: story draws pictures and runs the day's passes, which on a busy machine can take longer.
+SETTLE_TIMEOUT = 60.0
 
 
 @dataclass
@@ -395,7 +398,7 @@ async def capture_all(folder: Path | None = None) -> list[Screen]:
         bot = create_bot(path, daily_secret=DAILY_SECRET, clock=clock,
                          random_seed=lambda: next(seeds), pictures=True, card_emoji=True,
                          solve_par=False, rate_days=False, remind=False)
-        async with simcord.run(bot) as env:
+        async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
             s = Story(env, bot, clock)
             await s.settle()
             await story(s)
