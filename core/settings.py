@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from core.checks import check_id
 from core.context import Context
-from core.errors import BadRequest
+from core.errors import N_, BadRequest
 from store.base import Tx
 
 #: How long a pictures switch read is trusted, and how many are kept.
@@ -101,9 +101,8 @@ class Settings:
             changes[RESULTS_CHANNEL] = str(check_id(results_channel, "channel"))
         if min_account_age is not None:
             if not 0 <= min_account_age <= MAX_ACCOUNT_AGE_DAYS:
-                raise BadRequest(
-                    f"min-account-age is a number of days from 0 to {MAX_ACCOUNT_AGE_DAYS}."
-                )
+                raise BadRequest(N_("min-account-age is a number of days from 0 to {most}."),
+                                 most=MAX_ACCOUNT_AGE_DAYS)
             changes[MIN_ACCOUNT_AGE] = str(min_account_age)
         if daily_post is not None:
             changes[DAILY_POST] = "on" if daily_post else "off"

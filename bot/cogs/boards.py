@@ -231,8 +231,8 @@ class Boards(commands.Cog):
             engine = check_game(game)
             lookback = self.bot.core.lookback
             the_day = lookback.resolve_day(day)
-            whose = "You have" if mine else f"{who.display_name} has"
-            runs = await lookback.runs_of_day(who.id, engine.key, the_day, whose=whose)
+            runs = await lookback.runs_of_day(who.id, engine.key, the_day,
+                                              player=None if mine else who.display_name)
         except Refusal as exc:
             log.info("refused: /stats day from user %s: %s", interaction.user.id, exc)
             await replies.notice(interaction, str(exc))
