@@ -105,7 +105,7 @@ class Boards(commands.Cog):
             )
         except Refusal as exc:
             log.info("refused: /leaderboard from user %s: %s", interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         embed, rows = await self._drawn(interaction, board)
         content = DM_SERVER_BOARD if scope == "server" and not in_server else None
@@ -149,7 +149,7 @@ class Boards(commands.Cog):
         except Refusal as exc:
             log.info("refused: board page %r from user %s: %s", click.custom_id,
                      interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         embed, rows = await self._drawn(interaction, board)
         await interaction.response.edit_message(embed=embed, view=rows)
@@ -180,7 +180,7 @@ class Boards(commands.Cog):
                                              viewer_id=interaction.user.id)
         except Refusal as exc:
             log.info("refused: %s board from user %s: %s", span, interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         embed, rows = standings.period_board(
             board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
@@ -235,7 +235,7 @@ class Boards(commands.Cog):
                                               player=None if mine else who.display_name)
         except Refusal as exc:
             log.info("refused: /stats day from user %s: %s", interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         backs = [back for run in runs
