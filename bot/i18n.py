@@ -311,7 +311,15 @@ class CommandTranslator(app_commands.Translator):
         context = _CONTEXTS.get(location)
         text = (language.pgettext(context, string.message) if context
                 else language.gettext(string.message))
-        return None if text == string.message else text
+        if text == string.message:
+            return None
+        if len(text) > (CHOICE_NAME_LIMIT if context == CHOICE_NAME else DESCRIPTION_LIMIT) or (
+                context == OPTION_NAME and not (NAME_RULE.match(text) and text == text.lower())):
+            # Discord would refuse the whole sync: this one string stays English instead.
+            log.warning("%s translation of %r breaks Discord's rules: %r", locale,
+                        string.message, text)
+            return None
+        return text
 
 
 _CONTEXTS = {
@@ -390,16 +398,25 @@ def pseudo(text: str) -> str:
 
 
 class Pseudo(gettext.NullTranslations):
-    """The pseudo-locale ``en-XA``: every marked string accented and bracketed, so a screen
-    run through it shows each string that escaped the catalogs. Never offered to players."""
+    """The pseudo-locale ``en-XA``: every message of the template accented and bracketed, so
+    a screen run through it shows in plain English each string that escaped the catalogs (a
+    string never marked, or marked but not passed through a translation). Never offered to
+    players: tests add it (``Catalogs.add``)."""
+
+    def __init__(self, known: set[str]) -> None:
+        super().__init__()
+        self._known = known
 
     def gettext(self, message: str) -> str:
-        return pseudo(message)
+        return pseudo(message) if message in self._known else message
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return pseudo(msgid1 if n == 1 else msgid2)
+        chosen = msgid1 if n == 1 else msgid2
+        return pseudo(chosen) if msgid1 in self._known else chosen
 
     def pgettext(self, context: str, message: str) -> str:
+        if f"{context}\x04{message}" not in self._known:
+            return message
         if context == OPTION_NAME:  # names keep Discord's rules: lowercase, no spaces
             return message + "-xa"
         return pseudo(message)
@@ -408,5 +425,6 @@ class Pseudo(gettext.NullTranslations):
 PSEUDO_CODE = "en-XA"
 
 
-def pseudo_language() -> Language:
-    return Language(PSEUDO_CODE, Pseudo())
+def pseudo_language(directory: Path = LOCALE_DIR) -> Language:
+    """The pseudo-locale over the template's messages."""
+    return Language(PSEUDO_CODE, Pseudo(_ids(directory / f"{DOMAIN}.pot")))

@@ -66,8 +66,8 @@ class Boards(commands.Cog):
     @app_commands.describe(
         game="The game whose daily board to show",
         variant="A variant of that game (its default when left out)",
-        day=("YYYY-MM-DD, today, yesterday, week (this Monday–Sunday's daily points), month "
-             "(this month's) or rating"),
+        day=("YYYY-MM-DD, today, yesterday, week (Monday to Sunday's points), month (this "
+             "month's) or rating"),
         month="YYYY-MM: that month's board of daily points (past months stay readable)",
         scope="This server's players, or everyone's (default: this server, in a server)",
     )

@@ -107,13 +107,12 @@ class Settings(commands.Cog):
     @app_commands.describe(
         results_channel="Where result lines and the daily post go",
         min_account_age=(
-            "Daily runs from accounts younger than this many days are not ranked on this "
-            "server's board (default 0)"
+            "Daily runs from accounts younger than this many days are not ranked here (default 0)"
         ),
         daily_post="Post the new deals and yesterday's top three at 01:00 UTC (default on)",
         pictures="Table pictures on boards in this server (default on)",
-        champion_role=("Given each month to each game's champion of this server, taken from "
-                       "last month's (needs Manage Roles)"),
+        champion_role=("Given each month to each game's champion here, taken from last "
+                       "month's (needs Manage Roles)"),
         language="The language of this server's public messages (default: the server's own)",
     )
     @app_commands.default_permissions(manage_guild=True)
