@@ -9,7 +9,13 @@ STAMP := $(VENV)/.installed
 # Every benchmark script, run as `python -m bench.NAME` (see bench/README.md).
 BENCHES := engine service clicks load backends crashes pictures solver boards posts shards pars hints
 
-.PHONY: run test lint bench bench-quick screens clean
+.PHONY: run test lint bench bench-quick screens clean catalogs
+
+# The languages' catalogs (bot/locale, docs/languages.md): each .po compiled to its .mo, which
+# is not committed (a build product; bot.i18n compiles a missing or older one in memory).
+LOCALE := bot/locale
+PO := $(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po)
+MO := $(PO:.po=.mo)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,10 +23,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) $(MO)
 	$(BIN)/python -m bot
 
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
@@ -50,6 +56,18 @@ screens: $(STAMP)
 		fi; \
 	fi
 	$(BIN)/python -m tools.screens
+
+$(LOCALE)/%/LC_MESSAGES/messages.mo: $(LOCALE)/%/LC_MESSAGES/messages.po $(STAMP)
+	$(BIN)/pybabel compile -D messages -i $< -o $@ -l $*
+
+# Extract every marked string and the slash commands' strings into messages.pot, bring every
+# language's .po up to date with it (new messages empty, changed ones fuzzy, gone ones
+# dropped: tests/bot/test_catalogs.py fails until each is translated), then compile them.
+catalogs: $(STAMP)
+	$(BIN)/python -m tools.catalogs
+	$(BIN)/pybabel update -D messages -i $(LOCALE)/messages.pot -d $(LOCALE) \
+		--ignore-obsolete --width 100
+	$(MAKE) $(MO)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .import_linter_cache

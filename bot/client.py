@@ -2,7 +2,9 @@
 
 ``create_bot(...)`` builds it; ``setup_hook`` (run by ``login``) opens the core on the
 database (applying migrations), routes button clicks by their custom ids, loads the cogs,
-syncs the slash commands only when their definitions changed, and logs the invite link.
+gives the command tree its translator (``bot.i18n``: Discord shows the commands in each
+player's language), syncs the slash commands only when their definitions or translations
+changed, and logs the invite link.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from discord.ext import commands
 from bot import replies
 from bot.buttons import ClickRouter
 from bot.dressing import TablePictures
+from bot.i18n import CommandTranslator, catalogs
 from bot.pictures.emoji import sync_card_emoji
 from bot.presenter import Presenter
 from core import Core
+from core.errors import N_
 from store import is_postgres_url, singleton
 
 log = logging.getLogger(__name__)
@@ -53,7 +57,7 @@ def invite_url(application_id: int) -> str:
 
 
 #: The answer to a slash command whose options no client of ours would send.
-ODD_OPTIONS = (
+ODD_OPTIONS = N_(
     "That command came with an option I do not know, or of the wrong kind, so nothing was "
     "done: use it as Discord offers it."
 )
@@ -171,6 +175,7 @@ class DungeonBot(commands.Bot):
             self.table_pictures.warm()  # the worker started before the first click needs it
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.tree.set_translator(CommandTranslator())
         if self.sync_mode != "never":
             # Several processes (shards) may start at once: they sync one after another, and
             # the hash kept in the database makes every one but the first find nothing to do.
@@ -222,8 +227,11 @@ class DungeonBot(commands.Bot):
         return True
 
     def commands_hash(self, guild: discord.abc.Snowflake | None = None) -> str:
-        """A hash of the command payloads a sync to ``guild`` (None: global) would send."""
+        """A hash of the command payloads a sync to ``guild`` (None: global) would send, and
+        of the translations it would send with them."""
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        if self.tree.translator is not None:
+            payload.append({"translations": catalogs().digest})
         blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 

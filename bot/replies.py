@@ -3,6 +3,9 @@
 An unexpected error is logged with its traceback, an error id, the user and the run; the
 player sees one sentence with the same id, so an operator can find the traceback from a
 screenshot.
+
+Every sentence here speaks the reader's language (``bot.i18n``): a notice is the core's
+:class:`~core.errors.Refusal` (its message rendered in that language) or a marked sentence.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, Language, notice_language
 from bot.timestamps import localized
+from core.errors import N_, Message, Refusal
 
 log = logging.getLogger(__name__)
 
@@ -22,9 +27,17 @@ NO_MENTIONS = discord.AllowedMentions.none()
 UNKNOWN_INTERACTION = 10062
 
 
-def not_yours(owner_id: int) -> str:
+NOT_YOURS = N_("This run belongs to <@{owner}>; start your own with `/play`.")
+UNEXPECTED = N_("Something went wrong on my side (error id `{error_id}`); nothing was changed. "
+                "Please try again in a moment.")
+UNEXPECTED_AFTER_WRITE = N_(
+    "Something went wrong on my side (error id `{error_id}`), but only after your click was "
+    "carried out: it counts. Click the board again or use `/games` to bring it back.")
+
+
+def not_yours(owner_id: int, language: Language = ENGLISH) -> str:
     """The refusal of a click on another player's board."""
-    return f"This run belongs to <@{owner_id}>; start your own with `/play`."
+    return language.format(NOT_YOURS, owner=owner_id)
 
 
 def new_error_id() -> str:
@@ -41,23 +54,25 @@ class AfterWrite(Exception):
         self.run_id = run_id
 
 
-def unexpected_text(error_id: str, *, written: bool = False) -> str:
-    if written:
-        return (
-            f"Something went wrong on my side (error id `{error_id}`), but only after your "
-            "click was carried out: it counts. Click the board again or use `/games` to "
-            "bring it back."
-        )
-    return (
-        f"Something went wrong on my side (error id `{error_id}`); nothing was changed. "
-        "Please try again in a moment."
-    )
+def unexpected_text(error_id: str, *, written: bool = False,
+                    language: Language = ENGLISH) -> str:
+    return language.format(UNEXPECTED_AFTER_WRITE if written else UNEXPECTED,
+                           error_id=error_id)
 
 
-async def notice(interaction: discord.Interaction[Any], text: str) -> None:
-    """Tell only the clicker or invoker ``text``; the one response, or a follow-up after it.
-    A time the core wrote in UTC words becomes a Discord timestamp (``bot.timestamps``)."""
-    text = localized(text)
+async def notice(interaction: discord.Interaction[Any], text: str | Message | Refusal) -> None:
+    """Tell only the clicker or invoker ``text`` in their language; the one response, or a
+    follow-up after it. ``text`` is a refusal, a core message, or a marked sentence (one no
+    catalog knows is shown as it is). A time the core wrote in UTC words becomes a Discord
+    timestamp (``bot.timestamps``)."""
+    if isinstance(text, Refusal):
+        text = text.message
+    try:
+        language = await notice_language(interaction)
+    except Exception:  # the settings could not be read: the notice still goes out
+        log.exception("could not read the language of user %s", interaction.user.id)
+        language = ENGLISH
+    text = localized(language.render(text))
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
     else:
@@ -100,7 +115,8 @@ async def unexpected(
         exc_info=error,
     )
     try:
-        await notice(interaction, unexpected_text(error_id, written=written))
+        await notice(interaction, Message(UNEXPECTED_AFTER_WRITE if written else UNEXPECTED,
+                                          {"error_id": error_id}))
     except discord.HTTPException:
         log.exception("error %s: could not tell the user", error_id)
     return error_id

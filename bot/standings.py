@@ -13,6 +13,7 @@ from bot.buttons import ButtonRows, button, make_id
 from bot.timestamps import at, clock, countdown
 from core.clock import utc
 from core.daily import closes_at, day_number, next_deal_at
+from core.errors import N_
 from core.freezes import MAX_FREEZES
 from core.model import Run
 from core.par import ParStanding
@@ -45,7 +46,7 @@ STRIP_ROW = 7
 #: A day not played that a streak freeze stood in for.
 FROZEN = "❄️"
 #: Said in /help and docs: how equal scores are ordered.
-TIE_BREAK = (
+TIE_BREAK = N_(
     "Scores compare part by part, higher first. Equal scores share a rank (1, 2, 2, 4) and are "
     "listed by player name — never by who finished first."
 )
@@ -179,7 +180,7 @@ def par_field(par: ParStanding) -> str:
 # ----- the week's and the month's boards ----------------------------------------------------
 
 #: Said in /help and the README: how a week's or a month's points add up.
-PERIOD_RULE = (
+PERIOD_RULE = N_(
     "A week's board (Monday to Sunday) and a month's board (calendar months), all UTC, add up "
     "each player's points over their ranked dailies of the game and variant: the number the "
     "game's /stats average counts, a day not played adds nothing. Equal totals share a rank. "

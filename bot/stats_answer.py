@@ -44,7 +44,7 @@ async def send_stats(
         pars = {key: await core.par.record(who.id, key) for key in games}
         ratings = {key: await core.ratings.of_player(who.id, key) for key in games}
     except Refusal as exc:
-        await replies.notice(interaction, str(exc))
+        await replies.notice(interaction, exc)
         return
     embed = standings.stats(who.display_name, records, contests, pars, ratings)
     files = await _card(bot, interaction, embed, who.id,

@@ -31,7 +31,7 @@ from typing import Any
 from core.checks import check_game, check_id, check_optional_id, check_variant
 from core.clock import parse_timestamp, timestamp
 from core.context import Context
-from core.errors import Refusal
+from core.errors import N_, Refusal
 from core.model import Run, RunKind, RunStatus
 from core.runs import Runs, give_up, insert_run, load
 from rules import GAMES
@@ -54,7 +54,7 @@ OPEN_LISTED = 20
 
 class ChallengeNotFound(Refusal):
     def __init__(self, challenge_id: object) -> None:
-        super().__init__("That challenge does not exist (any more).")
+        super().__init__(N_("That challenge does not exist (any more)."))
         self.challenge_id = challenge_id
 
 
@@ -62,20 +62,20 @@ class ChallengeClosed(Refusal):
     """Accepting after the deadline or the challenger's close."""
 
     def __init__(self) -> None:
-        super().__init__("This challenge is closed: its deal can no longer be accepted.")
+        super().__init__(N_("This challenge is closed: its deal can no longer be accepted."))
 
 
 class NotForYou(Refusal):
     """The challenge names another opponent."""
 
     def __init__(self, opponent_id: int) -> None:
-        super().__init__(f"This challenge is for <@{opponent_id}> only.")
+        super().__init__(N_("This challenge is for <@{opponent}> only."), opponent=opponent_id)
         self.opponent_id = opponent_id
 
 
 class NotChallenger(Refusal):
     def __init__(self) -> None:
-        super().__init__("Only the player who made this challenge can close it.")
+        super().__init__(N_("Only the player who made this challenge can close it."))
 
 
 @dataclass(frozen=True)
@@ -200,11 +200,13 @@ class Challenges:
         owner_id = check_id(owner_id, "user")
         opponent_id = check_optional_id(opponent_id, "user")
         if opponent_id == owner_id:
-            raise Refusal("Challenge someone else, or leave the opponent out to let anyone in.")
+            raise Refusal(
+                N_("Challenge someone else, or leave the opponent out to let anyone in."))
         if isinstance(hours, bool) or not isinstance(hours, int) or not (
             MIN_HOURS <= hours <= MAX_HOURS
         ):
-            raise Refusal(f"A challenge stays open {MIN_HOURS} to {MAX_HOURS} hours.")
+            raise Refusal(N_("A challenge stays open {least} to {most} hours."),
+                          least=MIN_HOURS, most=MAX_HOURS)
         seed = self._ctx.random_seed()
         now = self._ctx.clock()
         new = NewChallenge(
@@ -315,9 +317,9 @@ class Challenges:
         owner_run = tx.run(first) if first is not None else None
         if owner_run is not None and owner_run.rules != row.rules:
             raise Refusal(
-                f"This challenge was dealt under other {challenge.title} rules "
-                f"({owner_run.rules}) than this version of the bot plays, so it cannot be "
-                "accepted any more."
+                N_("This challenge was dealt under other {game} rules ({rules}) than this "
+                   "version of the bot plays, so it cannot be accepted any more."),
+                game=challenge.title, rules=owner_run.rules,
             )
         run = insert_run(tx, row, state)
         tx.insert_challenge_run(challenge_id, user_id, run.id)

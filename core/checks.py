@@ -10,7 +10,7 @@ import re
 from datetime import date
 from typing import Any
 
-from core.errors import BadRequest, RunNotFound
+from core.errors import N_, BadRequest, Message, RunNotFound
 from rules import GAMES, Game
 
 #: The largest id SQLite (and PostgreSQL's bigint) can hold; Discord ids are far below it.
@@ -18,9 +18,19 @@ ID_MAX = 2**63 - 1
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
+#: The refusal of a malformed id, by what the id names (a whole sentence each: translators
+#: see every noun in its sentence).
+BAD_ID = {
+    "server": N_("{value} is not a valid server id."),
+    "channel": N_("{value} is not a valid channel id."),
+    "user": N_("{value} is not a valid user id."),
+    "role": N_("{value} is not a valid role id."),
+}
+
+
 def check_id(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= ID_MAX:
-        raise BadRequest(f"{value!r} is not a valid {what} id.")
+        raise BadRequest(BAD_ID[what], value=repr(value)[:40])
     return value
 
 
@@ -41,7 +51,8 @@ def check_day(day: object) -> str:
             raise ValueError
         return date.fromisoformat(day).isoformat()
     except ValueError:
-        raise BadRequest(f"{str(day)[:40]!r} is not a day: write it as YYYY-MM-DD.") from None
+        raise BadRequest(N_("{day} is not a day: write it as YYYY-MM-DD."),
+                         day=repr(str(day)[:40])) from None
 
 
 def check_game(key: object) -> Game[Any]:
@@ -49,7 +60,8 @@ def check_game(key: object) -> Game[Any]:
     engine = GAMES.get(key) if isinstance(key, str) else None
     if engine is None:
         names = ", ".join(f"{g.title} ({k})" for k, g in GAMES.items())
-        raise BadRequest(f"There is no game called {str(key)[:40]!r}: choose {names}.")
+        raise BadRequest(N_("There is no game called {name}: choose {games}."),
+                         name=repr(str(key)[:40]), games=names)
     return engine
 
 
@@ -60,8 +72,11 @@ def check_variant(engine: Game[Any], variant: object) -> str:
     if isinstance(variant, str) and variant in engine.variants:
         return variant
     *others, last = engine.variants
-    either = f"{', '.join(others)} or {last}" if others else last
+    either = (Message(N_("{others} or {last}"), {"others": ", ".join(others), "last": last})
+              if others else last)
     raise BadRequest(
-        f"{engine.title} has no {str(variant)[:40]!r} variant: choose {either}, "
-        f"or leave the variant out to play {engine.variants[0]}."
+        N_("{game} has no {name} variant: choose {variants}, or leave the variant out to play "
+           "{default}."),
+        game=engine.title, name=repr(str(variant)[:40]), variants=either,
+        default=engine.variants[0],
     )

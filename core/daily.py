@@ -24,7 +24,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from core.checks import check_day, check_game, check_variant
 from core.context import Context
-from core.errors import AlreadyPlayed, BadRequest
+from core.errors import N_, AlreadyPlayed, BadRequest
 from core.model import Run, RunKind, RunStatus
 from core.recap import run_result_line
 from core.runs import Runs, insert_run, load
@@ -124,8 +124,8 @@ class Daily:
         if not self.is_closed(day):
             when = closes_at(day).strftime("%Y-%m-%d %H:%M UTC")
             raise BadRequest(
-                f"The seed of {day} is revealed when its boards close, at {when}: runs of "
-                "that deal can still rank until then."
+                N_("The seed of {day} is revealed when its boards close, at {when}: runs of "
+                   "that deal can still rank until then."), day=day, when=when,
             )
         return await self.seed(game, variant, day)
 
@@ -214,8 +214,9 @@ def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str) -> DailyStart:
     pinned = tx.add_meta(rules_key, row.rules)
     if pinned != row.rules:
         raise BadRequest(
-            f"Today's {row.game} daily is played under rules {pinned}, which this version of "
-            "the bot no longer has; the daily returns with the new rules tomorrow."
+            N_("Today's {game} daily is played under rules {rules}, which this version of "
+               "the bot no longer has; the daily returns with the new rules tomorrow."),
+            game=row.game, rules=pinned,
         )
     try:
         return DailyStart(insert_run(tx, row, state), created=True)

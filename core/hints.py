@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from core.errors import NotYourRun, Refusal, RunOver, StaleBoard
+from core.errors import N_, NotYourRun, Refusal, RunOver, StaleBoard
 from core.model import Run, RunKind
 from core.runs import Runs
 from core.workers import INTERACTIVE, Workers
@@ -26,8 +26,8 @@ from rules.hints import DEFAULT_BUDGET, DEFAULT_SAMPLES, Hint, hint
 #: Search nodes per hint: about a second on one core.
 HINT_BUDGET = DEFAULT_BUDGET
 HINT_SAMPLES = DEFAULT_SAMPLES
-PRACTICE_ONLY = ("Hints are for practice runs only: dailies, challenges and series are "
-                 "played unaided.")
+PRACTICE_ONLY = N_("Hints are for practice runs only: dailies, challenges and series are "
+                   "played unaided.")
 
 
 def compute_hint(

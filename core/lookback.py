@@ -35,7 +35,7 @@ from typing import Any
 from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
 from core.daily import EPOCH, Daily, closes_at, day_number, day_of_number
-from core.errors import Refusal
+from core.errors import N_, Refusal
 from core.freezes import walk
 from core.model import Run, RunKind
 from core.ratings import PlayerRating, Ratings
@@ -215,29 +215,31 @@ class LookBacks:
         number = word.removeprefix("#")
         if number.isdigit():
             if not 1 <= int(number) <= 100_000:
-                raise NoLookBack(f"There is no day #{number}: the dailies start at #1 "
-                                 f"({EPOCH.isoformat()}).")
+                raise NoLookBack(N_("There is no day #{number}: the dailies start at #1 "
+                                    "({first})."), number=number, first=EPOCH.isoformat())
             return day_of_number(int(number))
         day = check_day(word)
         if day < EPOCH.isoformat():
-            raise NoLookBack(f"There was no daily on {day}: the dailies start at #1 "
-                             f"({EPOCH.isoformat()}).")
+            raise NoLookBack(N_("There was no daily on {day}: the dailies start at #1 "
+                                "({first})."), day=day, first=EPOCH.isoformat())
         return day
 
-    async def runs_of_day(self, owner_id: int, game: str, day: str, *, whose: str) -> list[Run]:
+    async def runs_of_day(self, owner_id: int, game: str, day: str, *,
+                          player: str | None = None) -> list[Run]:
         """``/stats day:`` — the player's finished dailies of that game and day (one per
         variant played); ``NoLookBack`` saying why there is no look back (a future or still
-        open day, no finished run). ``whose`` names the player ("You have", "alice has")."""
+        open day, no finished run). ``player`` names the player (None: the one who asks)."""
         engine = check_game(game)
         day = check_day(day)
         name = f"{engine.title} #{day_number(day)}"
         if day > self._ctx.today():
-            raise NoLookBack(f"{name} ({day}) has not been dealt yet.")
+            raise NoLookBack(N_("{name} ({day}) has not been dealt yet."), name=name, day=day)
         closes = closes_at(day)
         if not self._daily.is_closed(day):
             raise NoLookBack(
-                f"{name} is still open: its look back comes when its boards close, at "
-                f"{closes:%Y-%m-%d %H:%M} UTC, so nothing spoils the deal before then."
+                N_("{name} is still open: its look back comes when its boards close, at "
+                   "{when}, so nothing spoils the deal before then."),
+                name=name, when=f"{closes:%Y-%m-%d %H:%M} UTC",
             )
         found = []
         for variant in engine.variants:
@@ -248,7 +250,10 @@ class LookBacks:
                 if run.over:
                     found.append(run)
         if not found:
-            raise NoLookBack(f"{whose} no finished daily of {name}.")
+            if player is None:
+                raise NoLookBack(N_("You have no finished daily of {name}."), name=name)
+            raise NoLookBack(N_("{player} has no finished daily of {name}."),
+                             player=player, name=name)
         return found
 
     async def card(self, owner_id: int, game: str) -> CardFigures:

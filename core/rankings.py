@@ -30,7 +30,7 @@ from datetime import date, datetime, timedelta
 from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
 from core.daily import EPOCH, Daily, closes_at, day_number, opens_at
-from core.errors import BadRequest
+from core.errors import N_, BadRequest
 from core.freezes import walk
 from core.model import Run
 from core.settings import GuildSettings
@@ -329,12 +329,15 @@ class Rankings:
         if len(word) != 7 or word[4] != "-" or not (word[:4] + word[5:]).isdigit() or not (
             1 <= int(word[5:]) <= 12
         ):
-            raise BadRequest(f"A month is written YYYY-MM, like {this:%Y-%m}.")
+            raise BadRequest(N_("A month is written YYYY-MM, like {month}."),
+                             month=f"{this:%Y-%m}")
         first = date(int(word[:4]), int(word[5:]), 1)
         if first > this:
-            raise BadRequest(f"{word} has not begun: its board opens on {first.isoformat()}.")
+            raise BadRequest(N_("{month} has not begun: its board opens on {first}."),
+                             month=word, first=first.isoformat())
         if first < EPOCH.replace(day=1):
-            raise BadRequest(f"The dailies began in {EPOCH:%Y-%m}: there is no board for {word}.")
+            raise BadRequest(N_("The dailies began in {epoch}: there is no board for {month}."),
+                             epoch=f"{EPOCH:%Y-%m}", month=word)
         return first.isoformat()
 
     async def period(
@@ -352,7 +355,7 @@ class Rankings:
         engine = check_game(game)
         variant = check_variant(engine, variant)
         if span not in SPAN_OF:
-            raise BadRequest("A period board is a week's or a month's.")
+            raise BadRequest(N_("A period board is a week's or a month's."))
         first, last = SPAN_OF[span](check_day(day))
         if guild_id is not None:
             check_id(guild_id, "server")

@@ -20,7 +20,7 @@ from typing import Any
 
 from core.context import Context
 from core.daily import closes_at, day_number
-from core.errors import Refusal
+from core.errors import N_, Refusal
 from core.model import Run, RunKind
 from core.runs import Runs
 from core.workers import INTERACTIVE, Workers
@@ -98,20 +98,24 @@ class Replays:
         (``RunNotFound`` for no such run)."""
         run = await self._runs.get(run_id)
         if run.kind is not RunKind.DAILY:
-            raise ReplayRefused(f"Run #{run.id} is not a daily: only dailies can be replayed.")
+            raise ReplayRefused(N_("Run #{run} is not a daily: only dailies can be replayed."),
+                                run=run.id)
         assert run.day is not None
         name = f"{run.title} #{day_number(run.day)}"
         closes = closes_at(run.day)
         if self._ctx.clock() < closes:
             raise ReplayRefused(
-                f"{name} is still open: its runs can be replayed once its boards close, at "
-                f"{closes:%Y-%m-%d %H:%M} UTC, so nobody replays today's deal."
+                N_("{name} is still open: its runs can be replayed once its boards close, at "
+                   "{when}, so nobody replays today's deal."),
+                name=name, when=f"{closes:%Y-%m-%d %H:%M} UTC",
             )
         if not run.over:
-            raise ReplayRefused(f"Run #{run.id} is not finished, so there is nothing to replay.")
+            raise ReplayRefused(N_("Run #{run} is not finished, so there is nothing to replay."),
+                                run=run.id)
         if not run.ranked and run.owner_id != viewer_id:
             raise ReplayRefused(
-                f"Run #{run.id} is not ranked on {name}'s board: only its player can replay it."
+                N_("Run #{run} is not ranked on {name}'s board: only its player can replay it."),
+                run=run.id, name=name,
             )
         return run
 

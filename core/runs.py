@@ -27,10 +27,12 @@ from typing import Any
 from core.checks import check_game, check_id, check_optional_id, check_run_id, check_variant
 from core.context import Context
 from core.errors import (
+    N_,
     BadRequest,
     BrokenRun,
     CannotUndo,
     IllegalMove,
+    Message,
     NotYourRun,
     RunNotFound,
     RunOver,
@@ -113,7 +115,7 @@ class Runs:
         try:
             state = engine.new(check_seed(seed), variant, deck)
         except ValueError as exc:
-            raise BadRequest(f"That deal cannot be dealt: {exc}.") from None
+            raise BadRequest(N_("That deal cannot be dealt: {why}."), why=str(exc)) from None
         view = engine.view(state)
         over = bool(view["over"])
         now = self._ctx.now()
@@ -224,9 +226,9 @@ class Runs:
     def _undo_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str) -> Run:
         run = _as_shown(tx, run_id, user_id, version)
         if run.kind is not RunKind.PRACTICE:
-            raise CannotUndo(run, "Only practice runs can be undone: every move here counts.")
+            raise CannotUndo(run, N_("Only practice runs can be undone: every move here counts."))
         if run.moves == 0:
-            raise CannotUndo(run, "There is no move to undo yet.")
+            raise CannotUndo(run, N_("There is no move to undo yet."))
         actions = tx.actions(run.id)[: run.moves - 1]
         state = replay(run.game, run.variant, run.seed, actions, run.deck)
         tx.delete_move(run.id, run.moves)
@@ -337,11 +339,11 @@ def load(tx: Tx, row: RunRow, *, repair: bool) -> Run:
     if row.rules != engine.rules_tag:
         log.warning("run %s: dealt under rules %s, this bot has %s", row.id, row.rules,
                     engine.rules_tag)
-        raise BrokenRun(
-            row.id,
-            f"This run was dealt under older {engine.title} rules ({row.rules}) that this "
-            "version of the bot no longer plays, so it cannot be resumed.",
-        )
+        raise BrokenRun(row.id, Message(
+            N_("This run was dealt under older {game} rules ({rules}) that this version of the "
+               "bot no longer plays, so it cannot be resumed."),
+            {"game": engine.title, "rules": row.rules},
+        ))
     try:
         state = engine.load(row.state)
     except ValueError as exc:

@@ -29,7 +29,7 @@ from core.checks import check_id
 from core.clock import utc
 from core.context import Context
 from core.daily import EPOCH, GRACE
-from core.errors import BadRequest
+from core.errors import N_, BadRequest
 from core.rankings import month_of, period_filter
 from core.settings import CHAMPION_ROLE, RESULTS_CHANNEL, GuildSettings
 from rules import GAMES
@@ -55,9 +55,9 @@ def check_month(month: str) -> str:
     try:
         date.fromisoformat(f"{month}-01")
     except (TypeError, ValueError):
-        raise BadRequest(f"{month!r} is not a month (YYYY-MM).") from None
+        raise BadRequest(N_("{month} is not a month (YYYY-MM)."), month=repr(month)[:40]) from None
     if len(month) != 7:
-        raise BadRequest(f"{month!r} is not a month (YYYY-MM).")
+        raise BadRequest(N_("{month} is not a month (YYYY-MM)."), month=repr(month)[:40])
     return month
 
 

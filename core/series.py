@@ -17,7 +17,7 @@ from typing import Any
 
 from core.checks import check_id
 from core.context import Context
-from core.errors import NotYourRun, Refusal
+from core.errors import N_, NotYourRun, Refusal
 from core.model import Run, RunKind, RunStatus
 from core.runs import Runs, insert_run, load
 from store.base import NewRun, SeriesEntry, SeriesRow, Tx
@@ -28,7 +28,7 @@ LENGTHS = (3, 5, 10)
 
 class SeriesNotFound(Refusal):
     def __init__(self) -> None:
-        super().__init__("That series does not exist (any more).")
+        super().__init__(N_("That series does not exist (any more)."))
 
 
 def counted(entry: SeriesEntry) -> int:
@@ -93,7 +93,7 @@ class Series:
         going (``created`` False), at its current run."""
         owner_id = check_id(owner_id, "user")
         if isinstance(length, bool) or length not in LENGTHS:
-            raise Refusal("A series is 3, 5 or 10 runs long.")
+            raise Refusal(N_("A series is 3, 5 or 10 runs long."))
         dealt = self._runs.deal(
             owner_id, GAME, None, guild_id=guild_id, channel_id=channel_id,
             kind=RunKind.SERIES,
@@ -126,11 +126,12 @@ class Series:
         if 0 < after < len(series.entries):  # dealt already (a second click)
             return series, _load(tx, series.entries[after].run_id), False
         if after != len(series.entries) or after < 1:
-            raise Refusal("That button was on an older board of this series.")
+            raise Refusal(N_("That button was on an older board of this series."))
         if series.current.status == RunStatus.PLAYING.value:
-            raise Refusal("Finish this run first: the next one is dealt when it is over.")
+            raise Refusal(N_("Finish this run first: the next one is dealt when it is over."))
         if after >= series.length:
-            raise Refusal(f"This series is over: all {series.length} runs are played.")
+            raise Refusal(N_("This series is over: all {length} runs are played."),
+                          length=series.length)
         current = _load(tx, series.current.run_id)
         row, state = self._runs.deal(
             user_id, series.game, series.variant, guild_id=current.guild_id,

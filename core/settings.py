@@ -9,7 +9,10 @@ Server settings (changed with ``/settings``, which needs Manage Server):
 - ``daily-post``: ``on`` or ``off`` (default on, once a results channel is set);
 - ``pictures``: ``on`` or ``off``, table pictures on boards (default on);
 - ``champion-role``: a role id; at each month's close the bot gives it to the server's
-  champion of each game and takes it from last month's (``core.seasons``). Default none.
+  champion of each game and takes it from last month's (``core.seasons``). Default none;
+- ``language``: the language of the server's public messages (boards posted in channels,
+  the daily post, result lines), a language code the adapter offers (``bot.i18n``). Absent:
+  the server's Discord language.
 
 Player preferences (``/preferences``), each ``on`` or ``off``:
 
@@ -17,17 +20,22 @@ Player preferences (``/preferences``), each ``on`` or ``off``:
 - ``global-board``: the player's name on the global boards (default on). Off, they keep
   their line and their true rank there, shown as "a player"; server boards still name them.
   Kept here and mirrored on the player's ``players`` row, which the boards read;
-- ``reminders``: a direct message when a streak is at risk (``core.reminders``; default off).
+- ``reminders``: a direct message when a streak is at risk (``core.reminders``; default off);
+- ``language``: the language of the answers only the player sees, a language code, or
+  ``auto`` (the default): their Discord language.
+
+Which language codes exist is the adapter's business (its catalogs); the core keeps the code.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 
 from core.checks import check_id
 from core.context import Context
-from core.errors import BadRequest
+from core.errors import N_, BadRequest
 from store.base import Tx
 
 #: How long a pictures switch read is trusted, and how many are kept.
@@ -41,8 +49,12 @@ PICTURES = "pictures"
 CHAMPION_ROLE = "champion-role"
 GLOBAL_BOARD = "global-board"
 REMINDERS = "reminders"
+LANGUAGE = "language"
+#: A language setting that follows Discord's.
+AUTO = "auto"
 #: The player preferences and their defaults.
-PLAYER_DEFAULTS = {PICTURES: "on", GLOBAL_BOARD: "on", REMINDERS: "off"}
+PLAYER_DEFAULTS = {PICTURES: "on", GLOBAL_BOARD: "on", REMINDERS: "off", LANGUAGE: AUTO}
+_LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
 #: The longest min-account-age accepted, in days (Discord itself is younger than this).
 MAX_ACCOUNT_AGE_DAYS = 3650
 
@@ -56,6 +68,7 @@ class GuildSettings:
     daily_post: bool = True
     pictures: bool = True
     champion_role: int | None = None
+    language: str | None = None  # None: the server's Discord language
 
     @classmethod
     def parse(cls, stored: dict[str, str]) -> GuildSettings:
@@ -67,6 +80,7 @@ class GuildSettings:
             daily_post=stored.get(DAILY_POST, "on") != "off",
             pictures=stored.get(PICTURES, "on") != "off",
             champion_role=_id_or_none(stored.get(CHAMPION_ROLE, "")),
+            language=_language_or_none(stored.get(LANGUAGE, AUTO)),
         )
 
 
@@ -78,6 +92,9 @@ class Settings:
         # The pictures switch is read on every click: kept here for PICTURES_TTL seconds
         # (changes made through this process apply at once; another process's within that).
         self._pictures: dict[tuple[int | None, int], tuple[bool, float]] = {}
+        # The language choices, read on every answer that speaks: cached the same way.
+        self._languages: dict[tuple[int | None, int],
+                              tuple[tuple[str | None, str | None], float]] = {}
 
     async def guild(self, guild_id: int) -> GuildSettings:
         """A server's settings."""
@@ -93,6 +110,7 @@ class Settings:
         daily_post: bool | None = None,
         pictures: bool | None = None,
         champion_role: int | None = None,
+        language: str | None = None,
     ) -> GuildSettings:
         """Change the given settings of a server, in one transaction; all of them as they now
         stand. ``BadRequest`` for a value out of range (nothing is changed then)."""
@@ -101,9 +119,8 @@ class Settings:
             changes[RESULTS_CHANNEL] = str(check_id(results_channel, "channel"))
         if min_account_age is not None:
             if not 0 <= min_account_age <= MAX_ACCOUNT_AGE_DAYS:
-                raise BadRequest(
-                    f"min-account-age is a number of days from 0 to {MAX_ACCOUNT_AGE_DAYS}."
-                )
+                raise BadRequest(N_("min-account-age is a number of days from 0 to {most}."),
+                                 most=MAX_ACCOUNT_AGE_DAYS)
             changes[MIN_ACCOUNT_AGE] = str(min_account_age)
         if daily_post is not None:
             changes[DAILY_POST] = "on" if daily_post else "off"
@@ -111,9 +128,13 @@ class Settings:
             changes[PICTURES] = "on" if pictures else "off"
         if champion_role is not None:
             changes[CHAMPION_ROLE] = str(check_id(champion_role, "role"))
+        if language is not None:
+            changes[LANGUAGE] = check_language(language)
         stored = await self._ctx.store.write(_set_guild, check_id(guild_id, "server"), changes)
         if pictures is not None:
             self._pictures = {k: v for k, v in self._pictures.items() if k[0] != guild_id}
+        if language is not None:
+            self._languages = {k: v for k, v in self._languages.items() if k[0] != guild_id}
         return GuildSettings.parse(stored)
 
     async def guilds_with_results_channel(self) -> list[tuple[int, GuildSettings]]:
@@ -134,16 +155,33 @@ class Settings:
         self._pictures[key] = (on, now + PICTURES_TTL)
         return on
 
+    async def languages(self, guild_id: int | None, user_id: int) -> tuple[str | None, str | None]:
+        """The player's chosen language and the server's (None: Discord's), read at most once
+        a minute per player and server as :meth:`pictures_on`."""
+        key = (guild_id, check_id(user_id, "user"))
+        now = time.monotonic()
+        found = self._languages.get(key)
+        if found is not None and found[1] > now:
+            return found[0]
+        chosen = await self._ctx.store.read(_languages, guild_id, user_id)
+        if len(self._languages) >= PICTURES_CACHED:
+            self._languages.clear()
+        self._languages[key] = (chosen, now + PICTURES_TTL)
+        return chosen
+
     async def player(self, user_id: int) -> dict[str, str]:
         return await self._ctx.store.read(_player, check_id(user_id, "user"))
 
     async def set_player(self, user_id: int, key: str, value: str) -> dict[str, str]:
         """Set one preference; all of the player's stored preferences after it (the command
         checks the values: ``bot.cogs.settings``)."""
+        if key == LANGUAGE:
+            value = check_language(value)
         stored = await self._ctx.store.write(
             _set_player, check_id(user_id, "user"), key, value, self._ctx.now()
         )
         self._pictures = {k: v for k, v in self._pictures.items() if k[1] != user_id}
+        self._languages = {k: v for k, v in self._languages.items() if k[1] != user_id}
         return stored
 
     async def meta(self, key: str) -> str | None:
@@ -151,6 +189,18 @@ class Settings:
 
     async def set_meta(self, key: str, value: str) -> None:
         await self._ctx.store.write(_set_meta, key, value)
+
+
+def check_language(code: str) -> str:
+    """A language code as stored (``fr``, ``pt-BR``) or ``auto``; ``BadRequest`` else."""
+    if not isinstance(code, str) or not (code == AUTO or _LANGUAGE_CODE.match(code)):
+        raise BadRequest(N_("{code} is not a language code (like fr or pt-BR)."),
+                         code=repr(str(code)[:40]))
+    return code
+
+
+def _language_or_none(code: str | None) -> str | None:
+    return None if code is None or code == AUTO or not _LANGUAGE_CODE.match(code) else code
 
 
 def _id_or_none(text: str) -> int | None:
@@ -178,6 +228,12 @@ def _pictures_on(tx: Tx, guild_id: int | None, user_id: int) -> bool:
     if tx.player_settings(user_id).get(PICTURES) == "off":
         return False
     return guild_id is None or GuildSettings.parse(tx.guild_settings(guild_id)).pictures
+
+
+def _languages(tx: Tx, guild_id: int | None, user_id: int) -> tuple[str | None, str | None]:
+    player = _language_or_none(tx.player_settings(user_id).get(LANGUAGE))
+    server = None if guild_id is None else GuildSettings.parse(tx.guild_settings(guild_id)).language
+    return player, server
 
 
 def _player(tx: Tx, user_id: int) -> dict[str, str]:

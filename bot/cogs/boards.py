@@ -66,8 +66,8 @@ class Boards(commands.Cog):
     @app_commands.describe(
         game="The game whose daily board to show",
         variant="A variant of that game (its default when left out)",
-        day=("YYYY-MM-DD, today, yesterday, week (this Monday–Sunday's daily points), month "
-             "(this month's) or rating"),
+        day=("YYYY-MM-DD, today, yesterday, week (Monday to Sunday's points), month (this "
+             "month's) or rating"),
         month="YYYY-MM: that month's board of daily points (past months stay readable)",
         scope="This server's players, or everyone's (default: this server, in a server)",
     )
@@ -105,7 +105,7 @@ class Boards(commands.Cog):
             )
         except Refusal as exc:
             log.info("refused: /leaderboard from user %s: %s", interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         embed, rows = await self._drawn(interaction, board)
         content = DM_SERVER_BOARD if scope == "server" and not in_server else None
@@ -149,7 +149,7 @@ class Boards(commands.Cog):
         except Refusal as exc:
             log.info("refused: board page %r from user %s: %s", click.custom_id,
                      interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         embed, rows = await self._drawn(interaction, board)
         await interaction.response.edit_message(embed=embed, view=rows)
@@ -180,7 +180,7 @@ class Boards(commands.Cog):
                                              viewer_id=interaction.user.id)
         except Refusal as exc:
             log.info("refused: %s board from user %s: %s", span, interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         embed, rows = standings.period_board(
             board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
@@ -231,11 +231,11 @@ class Boards(commands.Cog):
             engine = check_game(game)
             lookback = self.bot.core.lookback
             the_day = lookback.resolve_day(day)
-            whose = "You have" if mine else f"{who.display_name} has"
-            runs = await lookback.runs_of_day(who.id, engine.key, the_day, whose=whose)
+            runs = await lookback.runs_of_day(who.id, engine.key, the_day,
+                                              player=None if mine else who.display_name)
         except Refusal as exc:
             log.info("refused: /stats day from user %s: %s", interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         backs = [back for run in runs

@@ -142,7 +142,7 @@ class Challenges(commands.Cog):
             )
         except Refusal as exc:
             log.info("refused: /challenge from user %s: %s", user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         log.info("challenge %s: %s (%s) by user %s, opponent %s, run %s", challenge.id,
                  challenge.game, challenge.variant, user.id,
@@ -197,12 +197,12 @@ class Challenges(commands.Cog):
             )
         except ChallengeClosed as exc:
             log.info("refused: late accept of challenge %s by user %s", challenge_id, user.id)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             await self.close_due()  # its deadline passed: close it now rather than in 30 s
             return
         except Refusal as exc:
             log.info("refused: accept of challenge %s by user %s: %s", challenge_id, user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         run = accepted.run
         if accepted.created:
@@ -221,7 +221,7 @@ class Challenges(commands.Cog):
         except Refusal as exc:
             log.info("refused: close of challenge %s by user %s: %s", challenge_id,
                      interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         if closed:
             log.info("challenge %s closed by its challenger", challenge_id)

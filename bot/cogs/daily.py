@@ -83,7 +83,7 @@ class Daily(commands.Cog):
             )
         except Refusal as exc:
             log.info("refused: /daily from user %s: %s", user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         run = started.run
         if started.created:
@@ -141,7 +141,7 @@ class Daily(commands.Cog):
                 files.append(await self._moves_file(run, engine.key, variant, the_day, closed))
         except Refusal as exc:
             log.info("refused: /verify from user %s: %s", interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         embed = standings.verify(engine.key, variant, the_day, commitment, seed,
                                  core.ctx.clock(), par)

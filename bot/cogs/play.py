@@ -110,7 +110,7 @@ class Play(commands.Cog):
                 screen = await self.open_game(interaction, engine.key, variant)
         except Refusal as exc:
             _log_refusal(interaction, None, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         await self.boards.present(interaction, screen, edit=False, ephemeral=private)
 
@@ -163,7 +163,7 @@ class Play(commands.Cog):
             await replies.notice(interaction, f"That move is not possible: {exc.reason}")
         except Refusal as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
 
     async def _control(self, interaction: discord.Interaction[Any], click: Click) -> None:
         assert click.run_id is not None and click.version is not None

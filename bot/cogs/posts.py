@@ -38,7 +38,9 @@ import discord
 from discord.ext import commands, tasks
 
 from bot import timestamps
+from bot.i18n import ENGLISH, Language, server_language
 from core.daily import closes_at, next_deal_at
+from core.errors import N_
 from core.posts import POSTED, SKIPPED, DailyPost, Deal, Due, Podium, Posts, due_day
 
 if TYPE_CHECKING:
@@ -184,9 +186,10 @@ class DailyPoster:
             if missing:
                 return await self._skip(due, f"the bot lacks {', '.join(missing)} there")
             post = await self.posts.compose(due.guild_id, due.day, deals)
+            language = await server_language(self.bot, guild)
             await self.pacer.wait()
             message = await channel.send(
-                embed=post_embed(post), allowed_mentions=discord.AllowedMentions.none()
+                embed=post_embed(post, language), allowed_mentions=discord.AllowedMentions.none()
             )
         except (discord.NotFound, discord.Forbidden) as exc:
             return await self._skip(due, f"Discord answered {exc.status} ({exc.code}: {exc.text})")
@@ -231,24 +234,33 @@ def missing_permissions(channel: discord.TextChannel) -> list[str]:
 # ----- the post ------------------------------------------------------------------------------
 
 
-def post_embed(post: DailyPost) -> discord.Embed:
-    """The post as Discord shows it: the new deals, then yesterday's podiums."""
+POST_TITLE = N_("Daily #{number} · {day}")
+POST_TEXT = N_(
+    "Today's deals are open until {until}; play them with `/daily`. Each commitment is the "
+    "SHA-256 of the deal's seed, which is revealed when the day's boards close ({closes}).")
+TODAYS_DEALS = N_("Today's deals")
+CHECK_A_DEAL = N_("Check a deal: /verify game:<game> day:{day}")
+TOP_THREE = N_("{game} #{number} ({variant}): final top three")
+
+
+def post_embed(post: DailyPost, language: Language = ENGLISH) -> discord.Embed:
+    """The post as Discord shows it, in the server's language: the new deals, then
+    yesterday's podiums."""
     opens = post.day
     embed = discord.Embed(
-        title=f"Daily #{post.number} · {opens}",
-        description=(
-            f"Today's deals are open until {timestamps.at(next_deal_at(opens))}; play them "
-            "with `/daily`. Each commitment is the SHA-256 of the deal's seed, which is "
-            f"revealed when the day's boards close ({timestamps.at(closes_at(opens))})."
-        ),
+        title=language.format(POST_TITLE, number=post.number, day=opens),
+        description=language.format(POST_TEXT, until=timestamps.at(next_deal_at(opens)),
+                                     closes=timestamps.at(closes_at(opens))),
         colour=EMBED_COLOUR,
     )
-    embed.add_field(name="Today's deals", value=_fit(list(map(deal_line, post.deals)), "",
-                                                     FIELD_LIMIT), inline=False)
+    deals = [deal_line(deal, language) for deal in post.deals]
+    embed.add_field(name=language.gettext(TODAYS_DEALS), value=_fit(deals, "", FIELD_LIMIT),
+                    inline=False)
     if not post.podiums:
         return embed
-    embed.set_footer(text=f"Check a deal: /verify game:<game> day:{post.podiums[0].day}")
-    names = [f"{p.title} #{p.number} ({p.variant}): final top three" for p in post.podiums]
+    embed.set_footer(text=language.format(CHECK_A_DEAL, day=post.podiums[0].day))
+    names = [language.format(TOP_THREE, game=p.title, number=p.number, variant=p.variant)
+             for p in post.podiums]
     share = (EMBED_LIMIT - len(embed) - sum(map(len, names))) // len(post.podiums)
     for name, podium in zip(names, post.podiums, strict=True):
         embed.add_field(name=name, value=podium_text(podium, min(FIELD_LIMIT, share)),
@@ -256,8 +268,12 @@ def post_embed(post: DailyPost) -> discord.Embed:
     return embed
 
 
-def deal_line(deal: Deal) -> str:
-    return f"**{deal.title} #{deal.number}** ({deal.variant}): commitment `{deal.commitment}`"
+DEAL_LINE = N_("**{game} #{number}** ({variant}): commitment `{commitment}`")
+
+
+def deal_line(deal: Deal, language: Language = ENGLISH) -> str:
+    return language.format(DEAL_LINE, game=deal.title, number=deal.number,
+                           variant=deal.variant, commitment=deal.commitment)
 
 
 def podium_text(podium: Podium, limit: int = FIELD_LIMIT) -> str:

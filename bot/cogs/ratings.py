@@ -54,7 +54,7 @@ async def send_rating_board(
         )
     except Refusal as exc:
         log.info("refused: rating board from user %s: %s", interaction.user.id, exc)
-        await replies.notice(interaction, str(exc))
+        await replies.notice(interaction, exc)
         return
     embed, rows = standings.rating_board(
         board, viewer_id=interaction.user.id,

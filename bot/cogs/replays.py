@@ -70,14 +70,14 @@ class Replays(commands.Cog):
             return
         except Refusal as exc:
             log.info("refused: replay of run %s for user %s: %s", run_id, user_id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         turned = True
         try:
             await self.bot.core.replays.turn(run_id, user_id)
         except Refusal as exc:  # the run changed meanwhile (a backup restored, say)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         except Exception:  # the replay is still worth showing without its turning point
             log.exception("run %s: its turning point could not be worked out", run_id)
@@ -106,7 +106,7 @@ class Replays(commands.Cog):
         except Refusal as exc:
             log.info("refused: replay page %r for user %s: %s", click.custom_id,
                      interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         embed, rows = await self._screen(step)
         await interaction.response.edit_message(**views.kwargs(embed, rows))

@@ -69,7 +69,7 @@ class Series(commands.Cog):
             )
         except Refusal as exc:
             log.info("refused: /series from user %s: %s", interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         if started.created:
             log.info("series %s: %d runs started by user %s (run %s)", started.series.id,
@@ -99,7 +99,7 @@ class Series(commands.Cog):
         except Refusal as exc:
             log.info("refused: next run of series %s by user %s: %s", series_id,
                      interaction.user.id, exc)
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         if dealt:
             log.info("series %s: run %d (run %s) dealt for user %s", series_id, after + 1,
@@ -116,7 +116,7 @@ class Series(commands.Cog):
                 channel_id=interaction.channel_id,
             )
         except Refusal as exc:
-            await replies.notice(interaction, str(exc))
+            await replies.notice(interaction, exc)
             return
         if started.created:
             metrics.run_started(started.run.game, started.run.kind.value)

@@ -12,6 +12,8 @@ nothing, not even the other options given with it:
   quietly, while the admin who just chose it is here to fix the permission and ask again;
 - ``min-account-age``: whole days from 0 to 3650;
 - ``daily-post`` and ``pictures``: ``on`` or ``off``;
+- ``language``: the language of the server's public messages (the daily post, boards posted
+  in channels), one the bot offers (``bot.i18n``), or ``auto``: the server's Discord language;
 - ``champion-role``: a role of this server the bot can give: it needs Manage Roles, and the
   role must be below its own highest and not an integration's. One it cannot give is
   *refused*, saying what is missing (``bot.cogs.seasons.role_problem``).
@@ -22,7 +24,8 @@ is checked again when it runs.
 
 ``/preferences`` (anywhere, DMs included) keeps a player's own choices, each ``on`` or
 ``off``: ``pictures`` (table pictures), ``global-board`` (their name on the global boards)
-and ``reminders`` (a DM when a streak is at risk: ``bot.cogs.reminders``). Server settings
+``reminders`` (a DM when a streak is at risk: ``bot.cogs.reminders``), and ``language``
+(the answers only they see; ``auto``: their Discord language). Server settings
 and player preferences stay two commands, so neither depends on where it is typed.
 """
 
@@ -39,14 +42,17 @@ from discord.ext import commands
 from bot import replies
 from bot.cogs.posts import missing_permissions
 from bot.cogs.seasons import role_problem
+from bot.i18n import AUTO, catalogs, language_choices
 from bot.timestamps import clock
 from core import Refusal
 from core.clock import utc_day
 from core.daily import day_number, next_deal_at
+from core.errors import N_
 from core.posts import Posts
 from core.reminders import REMIND_BEFORE
 from core.settings import (
     GLOBAL_BOARD,
+    LANGUAGE,
     MAX_ACCOUNT_AGE_DAYS,
     PICTURES,
     PLAYER_DEFAULTS,
@@ -60,11 +66,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OnOff = Literal["on", "off"]
-NEEDS_MANAGE_SERVER = "Only members with the Manage Server permission can change these settings."
-SERVER_ONLY = (
+NEEDS_MANAGE_SERVER = N_(
+    "Only members with the Manage Server permission can change these settings.")
+SERVER_ONLY = N_(
     "Server settings are changed in the server, by members with Manage Server; your own "
     "choices are under `/preferences`."
 )
+#: The languages offered, by their own names (``auto`` first), as both commands list them.
+LANGUAGES = language_choices(catalogs().codes)
 
 
 class ChannelOption(app_commands.Transformer):
@@ -94,16 +103,17 @@ class Settings(commands.Cog):
         results_channel="results-channel", min_account_age="min-account-age",
         daily_post="daily-post", champion_role="champion-role",
     )
+    @app_commands.choices(language=LANGUAGES)
     @app_commands.describe(
         results_channel="Where result lines and the daily post go",
         min_account_age=(
-            "Daily runs from accounts younger than this many days are not ranked on this "
-            "server's board (default 0)"
+            "Daily runs from accounts younger than this many days are not ranked here (default 0)"
         ),
         daily_post="Post the new deals and yesterday's top three at 01:00 UTC (default on)",
         pictures="Table pictures on boards in this server (default on)",
-        champion_role=("Given each month to each game's champion of this server, taken from "
-                       "last month's (needs Manage Roles)"),
+        champion_role=("Given each month to each game's champion here, taken from last "
+                       "month's (needs Manage Roles)"),
+        language="The language of this server's public messages (default: the server's own)",
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -115,6 +125,7 @@ class Settings(commands.Cog):
         daily_post: OnOff | None = None,
         pictures: OnOff | None = None,
         champion_role: discord.Role | None = None,
+        language: str | None = None,
     ) -> None:
         """Show or change this server's settings (needs Manage Server)."""
         guild = interaction.guild
@@ -128,13 +139,15 @@ class Settings(commands.Cog):
             age = _days(min_account_age)
             post, pics = _on_off("daily-post", daily_post), _on_off("pictures", pictures)
             role_id = _champion_role(guild, champion_role)
+            code = _language(language)
             changed = [name for name, value in (
                 ("results-channel", channel_id), ("min-account-age", age), ("daily-post", post),
-                ("pictures", pics), ("champion-role", role_id)) if value is not None]
+                ("pictures", pics), ("champion-role", role_id), ("language", code),
+            ) if value is not None]
             if changed:
                 now = await self.bot.core.settings.change_guild(
                     guild.id, results_channel=channel_id, min_account_age=age,
-                    daily_post=post, pictures=pics, champion_role=role_id,
+                    daily_post=post, pictures=pics, champion_role=role_id, language=code,
                 )
                 log.info("settings of server %s changed by user %s: %s", guild.id,
                          interaction.user.id, ", ".join(changed))
@@ -144,7 +157,7 @@ class Settings(commands.Cog):
             if {"results-channel", "daily-post"} & set(changed):
                 text += await self._post_soon(guild.id, now)
         except Refusal as exc:
-            return await self._refuse(interaction, str(exc))
+            return await self._refuse(interaction, exc)
         await interaction.response.send_message(
             text, ephemeral=True, allowed_mentions=replies.NO_MENTIONS
         )
@@ -163,16 +176,19 @@ class Settings(commands.Cog):
 
     @app_commands.command(name="preferences")
     @app_commands.rename(global_board="global-board")
+    @app_commands.choices(language=LANGUAGES)
     @app_commands.describe(
         pictures="Table pictures on your boards (default on)",
         global_board="Your name on everyone's boards; off: \"a player\", at your rank (default on)",
         reminders="A direct message at 23:00 UTC when a streak is at risk (default off)",
+        language="The language of the answers only you see (default: your Discord language)",
     )
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.allowed_installs(guilds=True, users=True)
     async def preferences(
         self, interaction: discord.Interaction[Any], pictures: OnOff | None = None,
         global_board: OnOff | None = None, reminders: OnOff | None = None,
+        language: str | None = None,
     ) -> None:
         """Show or change your own preferences."""
         user_id = interaction.user.id
@@ -182,14 +198,15 @@ class Settings(commands.Cog):
                 (PICTURES, _on_off("pictures", pictures)),
                 (GLOBAL_BOARD, _on_off("global-board", global_board)),
                 (REMINDERS, _on_off("reminders", reminders)),
+                (LANGUAGE, _language(language)),
             ) if value is not None]
             prefs = await self.bot.core.settings.player(user_id)
             for key, value in given:
                 prefs = await self.bot.core.settings.set_player(
-                    user_id, key, "on" if value else "off"
+                    user_id, key, value if isinstance(value, str) else "on" if value else "off"
                 )
         except Refusal as exc:
-            return await self._refuse(interaction, str(exc))
+            return await self._refuse(interaction, exc)
         if given:
             log.info("preferences of user %s changed: %s", user_id,
                      ", ".join(f"{key} {prefs[key]}" for key, _ in given))
@@ -199,10 +216,10 @@ class Settings(commands.Cog):
             ephemeral=True,
         )
 
-    async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
+    async def _refuse(self, interaction: discord.Interaction[Any], text: str | Refusal) -> None:
         command = interaction.command.name if interaction.command else "settings"
         log.info("refused: /%s, user %s, server %s: %s", command, interaction.user.id,
-                 interaction.guild_id, text)
+                 interaction.guild_id, str(text))
         await replies.notice(interaction, text)
 
 
@@ -263,8 +280,20 @@ def _on_off(name: str, value: Any) -> bool | None:
     if value is None:
         return None
     if value not in ("on", "off"):
-        raise OptionRefused(f"{name} is on or off; nothing was changed.")
+        raise OptionRefused(N_("{option} is on or off; nothing was changed."), option=name)
     return value == "on"
+
+
+def _language(value: Any) -> str | None:
+    """A language the bot offers, or ``auto`` (a modified client can send any text)."""
+    if value is None:
+        return None
+    if value != AUTO and not catalogs().known(value):
+        raise OptionRefused(
+            N_("language is one of {languages}; nothing was changed."),
+            languages=", ".join([AUTO, *catalogs().codes]),
+        )
+    return str(value)
 
 
 def _join(words: list[str]) -> str:
@@ -293,7 +322,16 @@ def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str]) 
         f"- pictures: {'on' if now.pictures else 'off'} (table pictures on boards)",
         "- champion-role: " + (f"<@&{now.champion_role}>" if now.champion_role else "not set")
         + " (given each month to each game's champion of this server)",
+        f"- language: {_language_name(now.language)} (the server's public messages)",
     ])
+
+
+def _language_name(code: str | None) -> str:
+    """A stored language choice as a reader recognises it: ``Français (fr)``, or auto."""
+    books = catalogs()
+    if code is None or not books.known(code):
+        return "auto (the server's Discord language)"
+    return f"{books.languages[code].name} ({code})"
 
 
 def remind_time(now: datetime) -> datetime:
@@ -316,6 +354,8 @@ def preferences_text(prefs: dict[str, str], *, changed: bool, remind_at: datetim
         f"- pictures: **{shown[PICTURES]}** (table pictures on your boards)",
         f"- global-board: **{shown[GLOBAL_BOARD]}** ({board})",
         f"- reminders: **{shown[REMINDERS]}** ({remind})",
+        f"- language: **{shown[LANGUAGE]}** (the answers only you see; auto: your Discord "
+        "language)",
     ])
 
 

@@ -83,6 +83,7 @@ async def test_preferences_show_every_choice_with_its_default(world, error_logs)
         "- pictures: **on** (table pictures on your boards)",
         "- global-board: **on** (your name on the global boards)",
         "- reminders: **off** (no direct messages)",
+        "- language: **auto** (the answers only you see; auto: your Discord language)",
     ]
     turned = (await world.slash(world.alice, "preferences", reminders="on")).response.content
     # 23:00 UTC today, shown in the player's own time.

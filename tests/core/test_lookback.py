@@ -120,14 +120,14 @@ async def test_stats_day_refuses_an_open_or_future_day_or_no_run(
     await play_day(core)
     with pytest.raises(NoLookBack, match=r"^Donsol #1 is still open: its look back comes when "
                        r"its boards close, at 2026-12-02 01:00 UTC"):
-        await core.lookback.runs_of_day(PLAYERS[0], "donsol", DAY, whose="You have")
+        await core.lookback.runs_of_day(PLAYERS[0], "donsol", DAY, player=None)
     with pytest.raises(NoLookBack, match=r"^Donsol #2 \(2026-12-02\) has not been dealt yet\.$"):
-        await core.lookback.runs_of_day(PLAYERS[0], "donsol", "2026-12-02", whose="You have")
+        await core.lookback.runs_of_day(PLAYERS[0], "donsol", "2026-12-02", player=None)
     clock.now = closes_at(DAY)
     with pytest.raises(NoLookBack, match=r"^You have no finished daily of Donsol #1\.$"):
-        await core.lookback.runs_of_day(7007, "donsol", DAY, whose="You have")
+        await core.lookback.runs_of_day(7007, "donsol", DAY, player=None)
     assert [r.owner_id for r in await core.lookback.runs_of_day(
-        PLAYERS[0], "donsol", DAY, whose="You have")] == [PLAYERS[0]]
+        PLAYERS[0], "donsol", DAY, player=None)] == [PLAYERS[0]]
     assert core.lookback.resolve_day("#1") == core.lookback.resolve_day("1") == DAY
     with pytest.raises(NoLookBack, match="the dailies start at #1"):
         core.lookback.resolve_day("2026-11-30")
