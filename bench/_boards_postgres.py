@@ -23,11 +23,17 @@ from bench._sharded import postgres_cpu_seconds
 from store.copy import copy_to_postgres
 
 #: A plan node that reads a whole board table.
-PG_FULL_SCAN = re.compile(r"Seq Scan on (runs|period_points|ratings|rating_members)\b")
+PG_FULL_SCAN = re.compile(
+    r"Seq Scan on (runs|period_points|ratings|rating_members|board_counts|period_counts)\b")
 #: A plan node that sorts every row it is given (an incremental sort of tie groups is not).
 PG_SORT = re.compile(r"^\s*(->\s+)?Sort\s+\(")
 #: SQLite's names of the indexes that PostgreSQL names otherwise.
-PG_NAMES = {"sqlite_autoindex_period_points_1": "period_points_pkey", "PRIMARY KEY": "_pkey"}
+PG_NAMES = {
+    "sqlite_autoindex_period_points_1": "period_points_pkey",
+    "sqlite_autoindex_board_counts_1": "board_counts_pkey",
+    "sqlite_autoindex_period_counts_1": "period_counts_pkey",
+    "PRIMARY KEY": "_pkey",
+}
 
 
 @dataclass

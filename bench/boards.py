@@ -12,22 +12,27 @@
    before and after ``ANALYZE``, and the size per 100,000 runs of rows with a real state dump
    and move log (measured on a sample).
 2. **Queries.** Through the core API (``core.rankings``), on the last day's clock: a day's
-   global board (page 0 and the last page, with the viewer's own line), a server's board,
-   the week's and the month's boards (global, and a server's month), a player's record
-   (stats, streaks, the last 14 days) and a player's standing. Each is timed
-   ``--calls`` times on a warm cache (p50 / p95 / p99, target p99 < 20 ms) and once cold (a
-   fresh connection, the file dropped from the OS page cache), first without the planner's
-   statistics, then after ``ANALYZE``.
+   global board and a server's, the week's and the month's global boards (each page 1 and
+   its last page, with the viewer's own line), a server's month, a player's record (stats,
+   streaks, the last 14 days) and a player's standing. Each is timed ``--calls`` times on a
+   warm cache (wall p50 / p95 / p99 and this process's CPU p50 / p99; target p99 < 20 ms up
+   to 1,000,000 runs, < 50 ms at 10,000,000) and once cold (a fresh connection, the file
+   dropped from the OS page cache), first without the planner's statistics, then after
+   ``ANALYZE``. With ``--postgres`` the same file is copied into PostgreSQL by ``copy-to``
+   (timed) and the calls are made there instead (``bench/_boards_postgres.py``), with the
+   server's CPU per call beside the client's.
    Then the rating board (``core.ratings``): everyone's page 1 and a server's, after
    ``core.ratings.run_due`` rated every closed day of the file (timed: wall-clock and CPU,
    and the largest day), and the rating of one synthetic day of ``--rate-players`` players
    (100,000) alone, CPU on one core (``core.skill.rate_day``, target under a minute).
-3. **Plans.** ``EXPLAIN QUERY PLAN`` of each board and stats query: each must search an index
-   (no scan of ``runs``, no temporary B-tree sorting a whole board). A bad plan exits non-zero.
+3. **Plans.** ``EXPLAIN QUERY PLAN`` (PostgreSQL: ``EXPLAIN``) of each board and stats
+   query: each must search an index (no scan of ``runs``, of the kept totals or counts, no
+   sort of a whole board). A bad plan exits non-zero.
 
 Ends with a Markdown table of the figures. Run: ``.venv/bin/python -m bench.boards``
 (``--help`` for the options; ``--quick``: 20,000 runs, to check that it runs;
-``--db PATH`` keeps the built file and reuses it on the next run).
+``--db PATH`` keeps the built file and reuses it on the next run; ``--postgres`` times
+PostgreSQL: ``TMPDIR=/big/disk python -m bench.boards --db PATH --postgres``).
 """
 
 from __future__ import annotations
@@ -516,6 +521,10 @@ class Samples:
     guilds: list[int]  # weighted by how much they play: one entry per run
     players: list[tuple[int, str]]  # (player, game), one entry per run: busy players weigh more
     runs: list[tuple[int, str, str, str, int | None]]  # owner, game, variant, day, guild
+    #: The big board's week and month sizes by their first day (the last page's number).
+    period_sizes: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: The servers' day board sizes of the sampled runs (servers without an age bound).
+    server_sizes: dict[tuple[int, str, str, str], int] = field(default_factory=dict)
 
 
 def samples(path: Path, rng: random.Random, count: int) -> Samples:
@@ -532,15 +541,33 @@ def samples(path: Path, rng: random.Random, count: int) -> Samples:
         picked = [rng.randrange(1, top + 1) for _ in range(count * 4)]
         rows = [conn.execute("SELECT owner_id, game, variant, day, guild_id FROM runs "
                              "WHERE id = ?", (k,)).fetchone() for k in picked]
+        rows = [row for row in rows if row is not None]
+        # Read from the kept counts (migration 0011), as the boards read their sizes.
+        periods = {(span, first): int(n) for span, first, n in conn.execute(
+            "SELECT span, first, sum(n) FROM period_counts WHERE game = ? AND variant = ? "
+            "AND guild_id = 0 GROUP BY span, first", tuple(big))}
+        strict = {g for (g,) in conn.execute(
+            "SELECT guild_id FROM guild_settings WHERE key = ?", (MIN_ACCOUNT_AGE,))}
+        servers = {}
+        for _, game, variant, day, guild in rows:
+            if guild is not None and guild not in strict:
+                servers[guild, game, variant, day] = int(conn.execute(
+                    "SELECT coalesce(sum(n), 0) FROM board_counts WHERE game = ? AND "
+                    "variant = ? AND day = ? AND guild_id = ?", (game, variant, day, guild)
+                ).fetchone()[0])
     finally:
         conn.close()
-    rows = [row for row in rows if row is not None]
     return Samples(
         today=days[-1], days=days, big_board=(big[0], big[1]), sizes=sizes,
         guilds=[row[4] for row in rows if row[4] is not None],
         players=[(row[0], row[1]) for row in rows],
-        runs=[tuple(row) for row in rows],
+        runs=[tuple(row) for row in rows], period_sizes=periods, server_sizes=servers,
     )
+
+
+def last_page(size: int) -> int:
+    """The last page's number, as the board's last-page button asks for it."""
+    return max(0, size - 1) // PAGE_SIZE
 
 
 def cases(s: Samples) -> list[Case]:
@@ -550,10 +577,27 @@ def cases(s: Samples) -> list[Case]:
         owner = rng.choice(s.runs)[0]
         return await core.rankings.board(game, variant, rng.choice(s.days), viewer_id=owner)
 
-    async def last_page(core: Core, rng: random.Random) -> Any:
+    async def last(core: Core, rng: random.Random) -> Any:
         owner, day = rng.choice(s.runs)[0], rng.choice(s.days)
-        last = max(0, s.sizes.get(day, 0) - 1) // PAGE_SIZE  # as the last page's button asks
-        return await core.rankings.board(game, variant, day, page=last, viewer_id=owner)
+        return await core.rankings.board(game, variant, day, page=last_page(s.sizes.get(day, 0)),
+                                         viewer_id=owner)
+
+    async def server_last(core: Core, rng: random.Random) -> Any:
+        (guild, game_, variant_, day), size = rng.choice(list(s.server_sizes.items()))
+        owner = rng.choice(s.runs)[0]
+        return await core.rankings.board(game_, variant_, day, guild_id=guild,
+                                         page=last_page(size), viewer_id=owner)
+
+    async def week_last(core: Core, rng: random.Random) -> Any:
+        day = rng.choice(s.days)
+        size = s.period_sizes.get(("week", week_of(day)[0]), 0)
+        return await core.rankings.week(game, variant, day, page=last_page(size),
+                                        viewer_id=rng.choice(s.runs)[0])
+
+    async def month_last(core: Core, rng: random.Random) -> Any:
+        size = s.period_sizes.get(("month", month_of(s.today)[0]), 0)
+        return await core.rankings.month(game, variant, s.today[:7], page=last_page(size),
+                                         viewer_id=rng.choice(s.runs)[0])
 
     async def server(core: Core, rng: random.Random) -> Any:
         # A run played in a server: that server's board of the run's day, as its player sees it.
@@ -590,10 +634,13 @@ def cases(s: Samples) -> list[Case]:
 
     return [
         Case(f"global board, page 1 ({game} {variant})", first_page),
-        Case(f"global board, last page ({game} {variant})", last_page),
+        Case(f"global board, last page ({game} {variant})", last),
         Case("server board (any game)", server),
+        Case("server board, last page (any game)", server_last),
         Case(f"global week board, page 1 ({game} {variant})", week),
+        Case(f"global week board, last page ({game} {variant})", week_last),
         Case(f"global month board, page 1 ({game} {variant})", month),
+        Case(f"global month board, last page ({game} {variant})", month_last),
         Case("server month board (any game)", month_server),
         Case(f"global rating board, page 1 ({game} {variant})", ratings_global),
         Case("server rating board (any game)", ratings_server),
@@ -669,7 +716,7 @@ def load_average() -> str:
 # ----- query plans ----------------------------------------------------------------------------
 
 #: A plan line that reads the whole runs table (or the whole of one of its indexes).
-FULL_SCAN = re.compile(r"^SCAN (runs|r|b)\b")
+FULL_SCAN = re.compile(r"^SCAN (runs|r|b|c|t)\b")
 #: A plan line that sorts every row the query found (not just within equal leading keys).
 SORT = re.compile(r"USE TEMP B-TREE FOR (ORDER BY|GROUP BY|DISTINCT)")
 
@@ -690,48 +737,72 @@ def plans(s: Samples) -> list[Plan]:
     game, variant = s.big_board
     owner, _, _, day, guild = s.runs[0]
     guild = guild if guild is not None else s.guilds[0]
-    world = BoardFilter(game, variant, day)
-    server = BoardFilter(game, variant, day, guild, max_owner_id(day, 7))
     found = []
     # The week board's indexes (runs_week, runs_guild_week) hold the same rows, by owner
     # instead of score: SQLite may pick one for a count, or for a server's board with an
     # account-age bound (then it sorts that server's day, a few hundred runs at the most).
+    # Unbound boards read their counts per score (board_counts, migration 0011) for their
+    # size, a line's rank and a page's edges, and their runs only for the page's band.
+    counted = "sqlite_autoindex_board_counts_1"
     for scope, where, index, bounded in (
-        ("global", world, "runs_board|runs_week", False),
-        ("server, min age", server, "runs_guild_board|runs_guild_week", True),
+        ("global", BoardFilter(game, variant, day), "runs_board|runs_week", False),
+        ("server", BoardFilter(game, variant, day, guild), "runs_guild_board|runs_guild_week",
+         False),
+        ("server, min age", BoardFilter(game, variant, day, guild, max_owner_id(day, 7)),
+         "runs_guild_board|runs_guild_week", True),
     ):
         q = board_statements(where)
         params = {**board_params(where), "limit": PAGE_SIZE, "offset": 0, "key": "000010",
                   "above": 0, "top": "000020", "bottom": "000010", "skip": 0, "owner_id": owner}
-        found += [
-            Plan(f"board page keys ({scope})", q.keys, params, index, sorts=bounded),
-            Plan(f"board runs above a key ({scope})", q.above, params, index),
-            # Sorted by name within the scores at the page's edges: the page and its ties.
-            Plan(f"board page band ({scope})", q.band, params, index, sorts=True),
-            Plan(f"board size ({scope})", q.size, params, index),
-            Plan(f"board line ({scope})", q.line, params, index),
-        ]
+        # Sorted by name within the scores at the page's edges: the page and its ties.
+        found.append(Plan(f"board page band ({scope})", q.band, params, index, sorts=True))
+        if q.counts is not None:
+            found += [
+                Plan(f"board counts per score ({scope})", q.counts, params, counted),
+                Plan(f"board size ({scope})", q.size, params, counted),
+                Plan(f"board line ({scope})", q.line, params, f"{counted}|runs_one_daily"),
+                Plan(f"board reached a score ({scope})", q.reached, params, counted),
+            ]
+        else:
+            found += [
+                Plan(f"board page keys ({scope})", q.keys, params, index, sorts=bounded),
+                Plan(f"board runs above a key ({scope})", q.above, params, index),
+                Plan(f"board size ({scope})", q.size, params, index),
+                Plan(f"board line ({scope})", q.line, params, index),
+                Plan(f"board reached a score ({scope})", q.reached, params, index),
+            ]
     # The week's and the month's boards read each player's total (period_points), kept by
-    # the runs' triggers: walked by total like a day board, never summed per call.
+    # the runs' triggers: walked by total like a day board, never summed per call; unbound,
+    # their counts per total (period_counts).
+    counted = "sqlite_autoindex_period_counts_1"
     for span, of in (("week", week_of), ("month", month_of)):
-        for scope, guild_id, bound in (("global", None, None),
+        for scope, guild_id, bound in (("global", None, None), ("server", guild, None),
                                        ("server, min age", guild, max_owner_id(day, 7))):
             where = PeriodFilter(span, game, variant, of(day)[0], guild_id, bound)
             q = period_statements(where)
             params = {**period_params(where), "limit": PAGE_SIZE, "offset": 0, "key": 10,
                       "above": 0, "top": 20, "bottom": 10, "skip": 0, "owner_id": owner}
-            found += [
-                Plan(f"{span} board page keys ({scope})", q.keys, params,
-                     "period_points_board"),
-                Plan(f"{span} board above a total ({scope})", q.above, params,
-                     "period_points_board"),
-                Plan(f"{span} board page band ({scope})", q.band, params,
-                     "period_points_board", sorts=True),
-                Plan(f"{span} board size ({scope})", q.size, params,
-                     "period_points_board|sqlite_autoindex_period_points_1"),
-                Plan(f"{span} board line ({scope})", q.line, params,
-                     "period_points_board|sqlite_autoindex_period_points_1"),
-            ]
+            found.append(Plan(f"{span} board page band ({scope})", q.band, params,
+                              "period_points_board", sorts=True))
+            if q.counts is not None:
+                found += [
+                    Plan(f"{span} board counts per total ({scope})", q.counts, params,
+                         counted),
+                    Plan(f"{span} board size ({scope})", q.size, params, counted),
+                    Plan(f"{span} board line ({scope})", q.line, params,
+                         f"{counted}|sqlite_autoindex_period_points_1"),
+                ]
+            else:
+                found += [
+                    Plan(f"{span} board page keys ({scope})", q.keys, params,
+                         "period_points_board"),
+                    Plan(f"{span} board above a total ({scope})", q.above, params,
+                         "period_points_board"),
+                    Plan(f"{span} board size ({scope})", q.size, params,
+                         "period_points_board|sqlite_autoindex_period_points_1"),
+                    Plan(f"{span} board line ({scope})", q.line, params,
+                         "period_points_board|sqlite_autoindex_period_points_1"),
+                ]
     # The rating boards: everyone's walks ratings_board, a server's rating_members_board (its
     # members carry their rating, migration 0010), never all of a server's members sorted.
     for scope, guild_id, bound, index in (
