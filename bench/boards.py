@@ -360,11 +360,11 @@ def file_size(path: Path) -> int:
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
-def secondary_indexes(conn: sqlite3.Connection) -> list[tuple[str, str]]:
-    """The ``runs`` table's own indexes, with the SQL that made them."""
+def secondary_indexes(conn: sqlite3.Connection, table: str = "runs") -> list[tuple[str, str]]:
+    """A table's own indexes, with the SQL that made them."""
     return conn.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'runs' "
-        "AND sql IS NOT NULL ORDER BY name"
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+        "AND sql IS NOT NULL ORDER BY name", (table,)
     ).fetchall()
 
 
@@ -406,6 +406,79 @@ async def build(path: Path, world: World, pool: Pool, plan: list[list[tuple[int,
         conn.close()
     return Built(runs, time.perf_counter() - start, file_size(path), rows_seconds=inserted - start,
                  index_seconds=indexed - inserted)
+
+
+#: The kept totals and counts added up from the runs (as migrations 0008 and 0011 do).
+_WEEK = "date(day, '-' || ((CAST(strftime('%w', day) AS INTEGER) + 6) % 7) || ' days')"
+KEPT_AGAIN = (
+    "DELETE FROM period_points",
+    "DELETE FROM board_counts",
+    "DELETE FROM period_counts",
+    *(f"""INSERT INTO period_points (span, first, game, variant, guild_id, owner_id, total, days)
+          SELECT '{span}', {first}, game, variant, {guild}, owner_id, sum(points), count(*)
+          FROM runs WHERE kind = 'daily' AND ranked = 1 {where}
+          GROUP BY 2, game, variant{group}, owner_id"""
+      for span, first in (("week", _WEEK), ("month", "substr(day, 1, 8) || '01'"))
+      for guild, where, group in (("0", "", ""),
+                                  ("guild_id", "AND guild_id IS NOT NULL", ", guild_id"))),
+    *(f"""INSERT INTO board_counts (game, variant, day, guild_id, score_key, n)
+          SELECT game, variant, day, {guild}, score_key, count(*) FROM runs
+          WHERE kind = 'daily' AND ranked = 1 {where}
+          GROUP BY game, variant, day{group}, score_key"""
+      for guild, where, group in (("0", "", ""),
+                                  ("guild_id", "AND guild_id IS NOT NULL", ", guild_id"))),
+    """INSERT INTO period_counts (span, first, game, variant, guild_id, total, n)
+       SELECT span, first, game, variant, guild_id, total, count(*) FROM period_points
+       GROUP BY span, first, game, variant, guild_id, total""",
+)
+#: A Discord id's low bits, which the bench's players are told apart by (``snowflake``).
+LOW_BITS = (1 << 22) - 1
+
+
+def multiply(path: Path, copies: int) -> float:
+    """Make the built file's world ``copies`` times as populous: every run played again by a
+    new player of the same account age and name (the id's low bits moved up), in the same
+    server, on the same day, so every board holds ``copies`` times its lines and the kept
+    totals and counts follow through the runs' triggers. Done in SQL, in one transaction,
+    with the runs' indexes made again after (the Python rows would take hours at 10,000,000).
+    The ratings are not rated again. Returns the seconds it took."""
+    start = time.perf_counter()
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("PRAGMA cache_size = -1000000")
+        stride = 1 + conn.execute(f"SELECT max(user_id & {LOW_BITS}) FROM players").fetchone()[0]
+        if stride * copies > LOW_BITS:
+            raise SystemExit(f"--copies {copies}: too many for {stride:,} players' ids")
+        top = conn.execute("SELECT max(id) FROM runs").fetchone()[0]
+        conn.execute("BEGIN")
+        # The triggers would keep the totals and counts row by row (a dozen B-tree writes a
+        # run): they are off, and the kept tables are added up again once at the end.
+        indexes = [*secondary_indexes(conn), *secondary_indexes(conn, "period_points")]
+        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                                "AND tbl_name IN ('runs', 'period_points')").fetchall()
+        for name, _ in indexes:
+            conn.execute(f"DROP INDEX {name}")
+        for name, _ in triggers:
+            conn.execute(f"DROP TRIGGER {name}")
+        others = RUN_COLUMNS.split(",", 1)[1]
+        for copy in range(1, copies):
+            shift = copy * stride
+            conn.execute(f"INSERT INTO runs ({RUN_COLUMNS}) SELECT owner_id + {shift},{others} "
+                         f"FROM runs WHERE id <= {top} ORDER BY id")
+            conn.execute(f"INSERT INTO players (user_id, name, updated_at) SELECT "
+                         f"user_id + {shift}, name, updated_at FROM players "
+                         f"WHERE (user_id & {LOW_BITS}) < {stride}")
+        for statement in KEPT_AGAIN:
+            conn.execute(statement)
+        for _, sql in [*indexes, *triggers]:
+            conn.execute(sql)
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA journal_mode = WAL")
+    finally:
+        conn.close()
+    return time.perf_counter() - start
 
 
 def analyze(path: Path, built: Built) -> None:
@@ -881,8 +954,13 @@ async def main(args: argparse.Namespace) -> int:
             print("reusing the database built before (delete it to build anew)")
         else:
             world = make_world(args, rng)
-            plan = plan_runs(world, args.runs, rng)
+            plan = plan_runs(world, args.runs // args.copies, rng)
             built = await build(path, world, pool, plan, rng)
+            if args.copies > 1:
+                seconds = multiply(path, args.copies)
+                print(f"  played {args.copies} times over by as many players in {seconds:.1f} s")
+                built = Built(count_runs(path), built.seconds + seconds, file_size(path),
+                              built.rows_seconds, built.index_seconds)
             print(f"\nbuilt {built.runs:,} runs ({args.days} days, {args.servers:,} servers, "
                   f"{args.players:,} players) in {built.seconds:.1f} s "
                   f"({built.runs / built.seconds:,.0f} runs/s: rows made and inserted in "
@@ -1061,6 +1139,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--db", default=None,
                         help="build the database at this path and keep it; reused if it exists")
     parser.add_argument("--dir", default=None, help="where to create the temporary files")
+    parser.add_argument("--copies", type=int, default=1,
+                        help="build --runs / COPIES runs, then have each played again by "
+                             "COPIES - 1 more players (in SQL: how 10,000,000 are built; the "
+                             "players, servers and days are those of the smaller world)")
     parser.add_argument("--postgres", action="store_true",
                         help="time PostgreSQL instead: the SQLite file is copied by copy-to "
                              "into a throwaway cluster (made under $TMPDIR) or --url")
@@ -1074,7 +1156,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if args.quick:
         args.runs, args.players, args.servers, args.calls, args.pool = 20_000, 2_000, 50, 50, 20
         args.rate_players = 2_000
-    if min(args.runs, args.days, args.servers, args.players, args.calls, args.pool) < 1:
+    if min(args.runs, args.days, args.servers, args.players, args.calls, args.pool,
+           args.copies) < 1:
         parser.error("every size must be at least 1")
     if args.days < 14:
         parser.error("--days must be at least 14 (the record shows the last 14 days)")
