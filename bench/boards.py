@@ -598,6 +598,8 @@ class Samples:
     period_sizes: dict[tuple[str, str], int] = field(default_factory=dict)
     #: The servers' day board sizes of the sampled runs (servers without an age bound).
     server_sizes: dict[tuple[int, str, str, str], int] = field(default_factory=dict)
+    #: Their month board sizes, by (server, game, variant), of the last day's month.
+    server_months: dict[tuple[int, str, str], int] = field(default_factory=dict)
 
 
 def samples(path: Path, rng: random.Random, count: int) -> Samples:
@@ -621,13 +623,17 @@ def samples(path: Path, rng: random.Random, count: int) -> Samples:
             "AND guild_id = 0 GROUP BY span, first", tuple(big))}
         strict = {g for (g,) in conn.execute(
             "SELECT guild_id FROM guild_settings WHERE key = ?", (MIN_ACCOUNT_AGE,))}
-        servers = {}
+        servers, months = {}, {}
         for _, game, variant, day, guild in rows:
             if guild is not None and guild not in strict:
                 servers[guild, game, variant, day] = int(conn.execute(
                     "SELECT coalesce(sum(n), 0) FROM board_counts WHERE game = ? AND "
                     "variant = ? AND day = ? AND guild_id = ?", (game, variant, day, guild)
                 ).fetchone()[0])
+                months[guild, game, variant] = int(conn.execute(
+                    "SELECT coalesce(sum(n), 0) FROM period_counts WHERE span = 'month' AND "
+                    "first = ? AND game = ? AND variant = ? AND guild_id = ?",
+                    (month_of(days[-1])[0], game, variant, guild)).fetchone()[0])
     finally:
         conn.close()
     return Samples(
@@ -635,6 +641,7 @@ def samples(path: Path, rng: random.Random, count: int) -> Samples:
         guilds=[row[4] for row in rows if row[4] is not None],
         players=[(row[0], row[1]) for row in rows],
         runs=[tuple(row) for row in rows], period_sizes=periods, server_sizes=servers,
+        server_months=months,
     )
 
 
@@ -690,6 +697,11 @@ def cases(s: Samples) -> list[Case]:
         return await core.rankings.month(game_, variant_, s.today[:7], guild_id=guild,
                                          viewer_id=owner)
 
+    async def month_server_last(core: Core, rng: random.Random) -> Any:
+        (guild, game_, variant_), size = rng.choice(list(s.server_months.items()))
+        return await core.rankings.month(game_, variant_, s.today[:7], guild_id=guild,
+                                         page=last_page(size), viewer_id=rng.choice(s.runs)[0])
+
     async def ratings_global(core: Core, rng: random.Random) -> Any:
         return await core.ratings.board(game, variant, viewer_id=rng.choice(s.runs)[0])
 
@@ -715,6 +727,7 @@ def cases(s: Samples) -> list[Case]:
         Case(f"global month board, page 1 ({game} {variant})", month),
         Case(f"global month board, last page ({game} {variant})", month_last),
         Case("server month board (any game)", month_server),
+        Case("server month board, last page (any game)", month_server_last),
         Case(f"global rating board, page 1 ({game} {variant})", ratings_global),
         Case("server rating board (any game)", ratings_server),
         Case("player record: stats, streaks, 14 days", record),
