@@ -17,6 +17,7 @@ joins for its name, so no board reads anything more.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -127,6 +128,13 @@ class BoardStatements:
     that score higher than the first, and ``band`` takes the runs between the two scores —
     the page plus the rest of the tie groups at its edges — ranked from that count. The board
     indexes hold the owner, so all three read the index (and ``players``) alone.
+
+    Without an account-age bound, a board's count per score is kept (``board_counts``,
+    migration 0011): ``counts`` lists them, best first, and the page's first and last score
+    and the count above it are found in that list (a few hundred scores) instead of by
+    ``keys`` and ``above`` walking the page's lines; ``size``, ``line`` and ``reached`` add
+    the counts up too. A bound board (a server's, with a minimum account age) has ``counts``
+    None and reads its runs.
     """
 
     keys: Query
@@ -135,6 +143,16 @@ class BoardStatements:
     size: Query
     line: Query
     reached: Query
+    counts: Query | None = None
+
+
+def _day_counts(alias: str, guild: bool) -> str:
+    """The kept counts of a day's board in one scope (everyone's is guild 0)."""
+    c = alias
+    return (
+        f"{c}.game = {{game}} AND {c}.variant = {{variant}} AND {c}.day = {{day}}"
+        f" AND {c}.guild_id = {'{guild_id}' if guild else '0'}"
+    )
 
 
 def _board_statements(guild: bool, age: bool) -> BoardStatements:
@@ -144,7 +162,7 @@ def _board_statements(guild: bool, age: bool) -> BoardStatements:
         b.id, b.owner_id, {name} AS name, b.score, b.score_text, b.status, b.outcome,
         {hidden} AS hidden
     """
-    return BoardStatements(
+    statements = BoardStatements(
         keys=Query.both(f"""
             SELECT r.score_key FROM runs AS r WHERE {r}
             ORDER BY r.score_key DESC LIMIT {{limit}} OFFSET {{offset}}
@@ -180,6 +198,27 @@ def _board_statements(guild: bool, age: bool) -> BoardStatements:
             f"SELECT count(*) AS n FROM runs AS r WHERE {r} AND r.score_key >= {{key}}"
         ),
     )
+    if age:
+        return statements
+    c = _day_counts("c", guild)
+    return dataclasses.replace(
+        statements,
+        counts=Query.both(f"""
+            SELECT c.score_key AS key, c.n FROM board_counts AS c WHERE {c}
+            ORDER BY c.score_key DESC
+        """),
+        size=Query.both(f"SELECT coalesce(sum(c.n), 0) AS n FROM board_counts AS c WHERE {c}"),
+        line=Query.both(f"""
+            SELECT 1 + (SELECT coalesce(sum(c.n), 0) FROM board_counts AS c
+                        WHERE {c} AND c.score_key > b.score_key) AS rank, {line}
+            FROM runs AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+            WHERE {b} AND b.owner_id = {{owner_id}}
+        """),
+        reached=Query.both(
+            f"SELECT coalesce(sum(c.n), 0) AS n FROM board_counts AS c"
+            f" WHERE {c} AND c.score_key >= {{key}}"
+        ),
+    )
 
 
 #: By (a server's board, with a minimum account age).
@@ -199,13 +238,16 @@ class PeriodStatements:
     like the day board's (:class:`BoardStatements`: ``keys``, ``above``, ``band``) from
     ``period_points``, where the runs' triggers keep each player's total (migration 0008):
     a page costs one walk of ``period_points_board`` to its totals, not a sum of the
-    period's runs. Everyone's board is the rows of ``guild_id`` 0."""
+    period's runs. Everyone's board is the rows of ``guild_id`` 0. Without an account-age
+    bound, the count per total is kept too (``period_counts``, migration 0011) and read as
+    the day board's ``counts``."""
 
     keys: Query
     above: Query
     band: Query
     size: Query
     line: Query
+    counts: Query | None = None
 
 
 def _period_statements(age: bool, everyone: bool) -> PeriodStatements:
@@ -219,7 +261,7 @@ def _period_statements(age: bool, everyone: bool) -> PeriodStatements:
 
     t, b = where("t"), where("b")
     name, hidden = shown_name(everyone)
-    return PeriodStatements(
+    statements = PeriodStatements(
         keys=Query.both(f"""
             SELECT t.total FROM period_points AS t WHERE {t}
             ORDER BY t.total DESC LIMIT {{limit}} OFFSET {{offset}}
@@ -239,6 +281,27 @@ def _period_statements(age: bool, everyone: bool) -> PeriodStatements:
         line=Query.both(f"""
             SELECT 1 + (SELECT count(*) FROM period_points AS t
                         WHERE {t} AND t.total > b.total) AS rank,
+                   b.owner_id, {name} AS name, b.total, b.days, {hidden} AS hidden
+            FROM period_points AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
+            WHERE {b} AND b.owner_id = {{owner_id}}
+        """),
+    )
+    if age:
+        return statements
+    c = (
+        "c.span = {span} AND c.first = {first} AND c.game = {game}"
+        " AND c.variant = {variant} AND c.guild_id = {guild_id}"
+    )
+    return dataclasses.replace(
+        statements,
+        counts=Query.both(f"""
+            SELECT c.total AS key, c.n FROM period_counts AS c WHERE {c}
+            ORDER BY c.total DESC
+        """),
+        size=Query.both(f"SELECT coalesce(sum(c.n), 0) AS n FROM period_counts AS c WHERE {c}"),
+        line=Query.both(f"""
+            SELECT 1 + (SELECT coalesce(sum(c.n), 0) FROM period_counts AS c
+                        WHERE {c} AND c.total > b.total) AS rank,
                    b.owner_id, {name} AS name, b.total, b.days, {hidden} AS hidden
             FROM period_points AS b LEFT JOIN players AS p ON p.user_id = b.owner_id
             WHERE {b} AND b.owner_id = {{owner_id}}
@@ -306,14 +369,22 @@ class BoardsSql:
               offset: int) -> list[Any]:
         """A page in three indexed steps: the page's sort keys, how many rank above its
         first, then the band of rows between its first and last key (ties at the edges
-        included, so equal scores share a rank)."""
-        keys = [row[key] for row in self.db.all(
-            queries.keys, {**params, "limit": limit, "offset": offset}
-        )]
-        if not keys:
-            return []
-        top, bottom = keys[0], keys[-1]
-        above = _count(self.db.one(queries.above, {**params, "key": top}))
+        included, so equal scores share a rank). With kept counts, the first two steps are
+        one read of the board's count per key."""
+        counts: Query | None = getattr(queries, "counts", None)
+        if counts is not None:
+            edges = _edges(self.db.all(counts, params), limit, offset)
+            if edges is None:
+                return []
+            top, bottom, above = edges
+        else:
+            keys = [row[key] for row in self.db.all(
+                queries.keys, {**params, "limit": limit, "offset": offset}
+            )]
+            if not keys:
+                return []
+            top, bottom = keys[0], keys[-1]
+            above = _count(self.db.one(queries.above, {**params, "key": top}))
         band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
                 "skip": offset - above}
         return self.db.all(queries.band, band)
@@ -325,6 +396,23 @@ class BoardsSql:
         params = {**period_params(where), "owner_id": owner_id}
         row = self.db.one(period_statements(where).line, params)
         return None if row is None else _period_line(row)
+
+
+def _edges(counts: list[Row], limit: int, offset: int) -> tuple[Any, Any, int] | None:
+    """From a board's count per key (best first): the keys of the lines at ``offset`` and
+    ``offset + limit - 1`` (or the last line), and how many lines score above the first;
+    None past the board's end."""
+    seen, top, above = 0, None, 0
+    for row in counts:
+        n = int(row["n"])
+        if top is None and seen + n > offset:
+            top, above = row["key"], seen
+        seen += n
+        if top is not None and seen >= offset + limit:
+            return top, row["key"], above
+    if top is None:
+        return None
+    return top, counts[-1]["key"], above
 
 
 def _count(row: Row | None) -> int:

@@ -27,7 +27,8 @@ def every_query() -> dict[str, Query]:
                 found[f"{module.__name__}.{name}"] = value
     for scope, statements in [*boards.BOARD_STATEMENTS.items(), *boards.PERIOD_STATEMENTS.items()]:
         for field, query in vars(statements).items():
-            found[f"{type(statements).__name__}{scope}.{field}"] = query
+            if query is not None:  # a scope without kept counts has no counts statement
+                found[f"{type(statements).__name__}{scope}.{field}"] = query
     return found
 
 
