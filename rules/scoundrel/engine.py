@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, JOKERS, display, name, show
-from rules.engine import Game
+from rules.engine import Game, state_builder
 from rules.words import plural, scaled_bar
 
 MAX_HP = 20
@@ -72,6 +72,10 @@ class ScoundrelState:
     moves: int = 0
     outcome: str | None = None  # None, "won" or "dead"
     events: tuple[str, ...] = ()  # what the last action did, in sentences
+
+
+#: ``ScoundrelState(*fields)`` without the frozen ``__init__``'s cost: fields in their order.
+_build = state_builder(ScoundrelState)
 
 
 def monster_value_left(s: ScoundrelState) -> int:
@@ -158,13 +162,11 @@ class Scoundrel(Game[ScoundrelState]):
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> ScoundrelState:
         cards, used = self.deal_order(seed, self.deck, deck)
         room = cards[:ROOM_SIZE]
-        return ScoundrelState(
-            variant=variant,
-            seed=seed,
-            stream=used,
-            dungeon=cards[ROOM_SIZE:],
-            room=room,
-            events=(f"You enter the dungeon. The first room: {show(room)}.",),
+        # ScoundrelState(variant, seed, stream=used, dungeon=…, room=…, events=…), every
+        # default spelt out.
+        return _build(
+            variant, seed, used, cards[ROOM_SIZE:], room, MAX_HP, None, (), 0, 0, 0, False,
+            None, 0, 0, None, (f"You enter the dungeon. The first room: {show(room)}.",),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -302,7 +304,7 @@ class Scoundrel(Game[ScoundrelState]):
             events = (event, f"The room is done. The next room: {show(room)}.")
         else:
             events = (event,)
-        return ScoundrelState(
+        return _build(
             state.variant, state.seed, state.stream, dungeon, room, hp, weapon, slain,
             discarded, taken, potions, avoided, card, known, moves, outcome, events,
         )
@@ -315,7 +317,7 @@ class Scoundrel(Game[ScoundrelState]):
             "You avoid the room: its four cards go under the dungeon.",
             f"The next room: {show(room)}.",
         )
-        return ScoundrelState(
+        return _build(
             s.variant, s.seed, s.stream, dungeon, room, s.hp, s.weapon, s.slain, s.discarded,
             0, 0, True, s.last_card, known, s.moves + 1, None, events,
         )
