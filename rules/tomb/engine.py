@@ -178,6 +178,14 @@ _TURN_TREASURE: dict[str, str] = {
 }
 
 
+#: What starting delve turn n says (the deck cannot hold out for more turns than cards).
+_DELVE: tuple[str, ...] = (
+    "",
+    "You step into the tomb: turn 1.",
+    *(f"You delve deeper: turn {n}." for n in range(2, len(DECK) + 1)),
+)
+
+
 def _show(cards: tuple[str, ...] | list[str]) -> str:
     """``rules.cards.show`` from the table."""
     return " ".join([_SHOWN[c] for c in cards]) if cards else "—"
@@ -361,10 +369,9 @@ class _Table:
         self.in_turn = True
         if self.phase == "delve":
             number = self.delve_turns + 1
-            if number == 1:
-                self.events.append("You step into the tomb: turn 1.")
-            else:
-                self.events.append(f"You delve deeper: turn {number}.")
+            self.events.append(
+                _DELVE[number] if number < len(_DELVE) else f"You delve deeper: turn {number}."
+            )
         else:
             self.events.append(
                 f"You head for the exit: retreat turn {self.retreat_turns + 1} "
@@ -571,6 +578,13 @@ class _Table:
         return _ENCOUNTER_NAME[enc] if enc else "encounter"
 
 
+def _dealt(cards: int) -> str:
+    return f"The tomb lies before you: {cards} cards, four torches, 9 hit points."
+
+
+_DEALT = _dealt(len(DECK))
+
+
 class Tomb(Game[TombState]):
     """The Tomb of Four Kings engine."""
 
@@ -601,7 +615,7 @@ class Tomb(Game[TombState]):
         return _build(
             variant, seed, used, cards, (), (), 0, (), None, None, 0, "delve", 0, 0, None, (),
             (), (), None, 0,
-            (f"The tomb lies before you: {len(cards)} cards, four torches, 9 hit points.",),
+            (_DEALT if len(cards) == len(DECK) else _dealt(len(cards)),),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -623,6 +637,19 @@ class Tomb(Game[TombState]):
                 return ["flip", "retreat"]
             return ["flip"]
         return encounter_options(state.hand, state.encounter)
+
+    def apply(self, state: TombState, action: str) -> TombState:
+        # Flip, two moves in three of random play, is legal whenever nothing is pending (see
+        # is_legal): it goes straight to the table, without the generic check and dispatch.
+        if action == "flip" and state.pending is None and state.outcome is None:
+            t = _Table(state)
+            if t.in_turn:
+                t.turn_card()
+            else:
+                t.start_turn()
+            t.play_on()
+            return t.freeze(state)
+        return super().apply(state, action)
 
     def _apply(self, state: TombState, action: str) -> TombState:
         if action == "retreat" and state.delve_turns > 1:
