@@ -139,12 +139,13 @@ def encounter_options(hand: tuple[str, ...] | list[str], encounter: str) -> list
         options.append(_SKILL_ACTION[skill])
     if suit == "S":
         strength = NUMBER[encounter]
-        options.extend(
-            _DROP_ACTION[c] for c in hand if TREASURE_VALUE.get(c, 0) >= strength
-        )
+        for c in hand:  # a plain loop: this runs for every state of a fight
+            if TREASURE_VALUE.get(c, 0) >= strength:
+                options.append(_DROP_ACTION[c])
     return options
 
 
+_IS_TREASURE = TREASURE_VALUE.__contains__  # is_treasure, for filter()
 _SKILL_ACTION: dict[str, str] = {c: f"skill {c}" for c in SKILL_NAMES}
 _DROP_ACTION: dict[str, str] = {c: f"drop {c}" for c in TREASURE_VALUE}
 
@@ -361,8 +362,9 @@ class _Table:
                     return
                 if suit == "S":
                     strength = NUMBER[encounter]
-                    if any(TREASURE_VALUE.get(c, 0) >= strength for c in self.hand):
-                        return
+                    for c in self.hand:  # a plain loop: no generator to build each card
+                        if TREASURE_VALUE.get(c, 0) >= strength:
+                            return
             self.turn_card()
 
     def start_turn(self) -> None:
@@ -430,7 +432,7 @@ class _Table:
         suit = enc[-1]
         if value >= strength:
             verb = _OVERCOMES[suit]
-            self.events.append(f"Your {shown} {verb} the {self.encounter_name()}.")
+            self.events.append(f"Your {shown} {verb} the {_ENCOUNTER_NAME[enc]}.")
             self.win()
             return
         short = strength - value
@@ -493,7 +495,7 @@ class _Table:
 
     def burn(self, ace: str, lead: str) -> None:
         """An Ace turned up (``lead`` says how): a torch burns, or the 4th-Ace rule."""
-        burnt = sum(1 for c in self.torches if c != "RJ")
+        burnt = len(self.torches) - ("RJ" in self.torches)  # the Scroll burns once at most
         if burnt < TORCHES - 1:
             self.torches += (ace,)
             left = TORCHES - 1 - burnt
@@ -511,7 +513,7 @@ class _Table:
             self.end("lost_in_dark", f"{lead}: your last torch burns out. Darkness falls.")
 
     def win(self) -> None:
-        treasures = [c for c in self.turn if c in TREASURE_VALUE]
+        treasures = list(filter(_IS_TREASURE, self.turn))
         if treasures and len(treasures) == len(self.turn):
             if len(treasures) == 1:  # cannot happen with real cards; keep it anyway
                 self.leave(treasures[0])
@@ -536,7 +538,7 @@ class _Table:
         self.collect([c for c in self.turn if c != card])
 
     def lose_turn(self) -> None:
-        lost = [c for c in self.turn if c in TREASURE_VALUE]
+        lost = list(filter(_IS_TREASURE, self.turn))
         if lost:
             self.events.append(f"The turn is lost, and {_show(lost)} with it.")
         else:
