@@ -580,6 +580,15 @@ class _Table:
         return _ENCOUNTER_NAME[enc] if enc else "encounter"
 
 
+def _retreat(needed: int) -> str:
+    turns = "retreat turn" if needed == 1 else "retreat turns"  # _s() is defined below
+    return f"You turn back: {needed} {turns} to the way out."
+
+
+#: What turning back with n retreat turns ahead says, for every n a deck allows.
+_RETREAT: tuple[str, ...] = tuple(_retreat(n) for n in range(len(DECK) + 1))
+
+
 def _dealt(cards: int) -> str:
     return f"The tomb lies before you: {cards} cards, four torches, 9 hit points."
 
@@ -626,31 +635,37 @@ class Tomb(Game[TombState]):
         if state.outcome is not None:
             return []
         pending = state.pending
+        if pending is None:
+            if state.encounter is None:
+                # Between turns: once a delve turn is done the player may turn back; during
+                # the retreat (and before the first card) turning the next card is the only
+                # move.
+                if state.phase == "delve" and state.delve_turns > 0:
+                    return ["flip", "retreat"]
+                return ["flip"]
+            return encounter_options(state.hand, state.encounter)
         if pending == "dodge":
             return ["dodge", "endure"]
         if pending == "door":
             return ["skill JC", "discard"]
-        if pending == "leave":
-            return [f"leave {c}" for c in state.turn if c in TREASURE_VALUE]
-        if state.encounter is None:
-            # Between turns: once a delve turn is done the player may turn back; during the
-            # retreat (and before the first card) turning the next card is the only move.
-            if state.phase == "delve" and state.delve_turns > 0:
-                return ["flip", "retreat"]
-            return ["flip"]
-        return encounter_options(state.hand, state.encounter)
+        return [f"leave {c}" for c in state.turn if c in TREASURE_VALUE]  # "leave"
 
     def apply(self, state: TombState, action: str) -> TombState:
-        # Flip, two moves in three of random play, is legal whenever nothing is pending (see
-        # is_legal): it goes straight to the table, without the generic check and dispatch.
-        if action == "flip" and state.pending is None and state.outcome is None:
-            t = _Table(state)
-            if t.in_turn:
-                t.turn_card()
-            else:
-                t.start_turn()
-            t.play_on()
-            return t.freeze(state)
+        # The two commonest moves of random play go straight through, without the generic
+        # check and dispatch, their legality read as is_legal reads it: flip (two moves in
+        # three) whenever nothing is pending, turning back (one in five) between delve turns.
+        if state.pending is None and state.outcome is None:
+            if action == "flip":
+                t = _Table(state)
+                if t.in_turn:
+                    t.turn_card()
+                else:
+                    t.start_turn()
+                t.play_on()
+                return t.freeze(state)
+            if (action == "retreat" and state.encounter is None and state.phase == "delve"
+                    and state.delve_turns > 0):
+                return self._apply(state, action)
         return super().apply(state, action)
 
     def _apply(self, state: TombState, action: str) -> TombState:
@@ -662,7 +677,7 @@ class Tomb(Game[TombState]):
                 s.variant, s.seed, s.stream, s.deck, s.torches, s.hand, s.damage, s.turn,
                 s.encounter, s.pending, s.owed, "retreat", s.delve_turns, s.retreat_turns,
                 needed, s.stacks, s.discards, s.counter, s.outcome, s.moves + 1,
-                (f"You turn back: {needed} retreat turn{_s(needed)} to the way out.",),
+                (_RETREAT[needed] if needed < len(_RETREAT) else _retreat(needed),),
             )
         t = _Table(state)
         verb, _, arg = action.partition(" ")
@@ -678,10 +693,7 @@ class Tomb(Game[TombState]):
                 t.events.append("You turn back after a single turn: the way out is right there.")
                 t.get_out()
             else:
-                t.events.append(
-                    f"You turn back: {t.retreat_needed} retreat turn"
-                    f"{_s(t.retreat_needed)} to the way out."
-                )
+                t.events.append(_retreat(t.retreat_needed))
         elif verb == "skill":
             t.hand = _without(t.hand, arg)
             t.turn += (arg,)
