@@ -25,6 +25,7 @@ action is legal, at the end of a turn, or at the end of the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import filterfalse
 from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, display, name, show
@@ -102,8 +103,11 @@ def is_treasure(card: str) -> bool:
 
 def score_of(hand: tuple[str, ...] | list[str]) -> tuple[int, int]:
     """``(kings, points)`` of a hand: K 10, 2–10♦ face value, ``RJ`` 6, Jacks 0."""
-    kings = sum(1 for c in hand if c[0] == "K")
-    points = sum(TREASURE_VALUE.get(c, 0) for c in hand)
+    kings = points = 0
+    for c in hand:  # a plain loop: every finished run and every board asks
+        if c[0] == "K":
+            kings += 1
+        points += TREASURE_VALUE.get(c, 0)
     return kings, points
 
 
@@ -189,7 +193,7 @@ _DELVE: tuple[str, ...] = (
 
 def _show(cards: tuple[str, ...] | list[str]) -> str:
     """``rules.cards.show`` from the table."""
-    return " ".join([_SHOWN[c] for c in cards]) if cards else "—"
+    return " ".join(map(_SHOWN.__getitem__, cards)) if cards else "—"
 
 # ----- the words a board shows (the terminal and Discord alike) ---------------------------
 
@@ -523,19 +527,26 @@ class _Table:
                 "The turn holds only treasure: choose one card to leave behind to mark it."
             )
             return
-        self.collect(treasures)
-
-    def collect(self, treasures: list[str]) -> None:
         if treasures:
-            self.hand += tuple(treasures)
-            self.turn = tuple([c for c in self.turn if c not in treasures])
-            self.events.append(f"You collect {_show(treasures)}.")
+            self.collect(treasures, tuple(filterfalse(_IS_TREASURE, self.turn)))
+        else:
+            self.end_turn()
+
+    def collect(self, treasures: list[str], kept: tuple[str, ...]) -> None:
+        """The hand takes ``treasures``, the turn keeps ``kept`` (the rest) to mark it."""
+        self.hand += tuple(treasures)
+        self.turn = kept
+        self.events.append(f"You collect {_show(treasures)}.")
         self.end_turn()
 
     def leave(self, card: str) -> None:
         self.pending = None
         self.events.append(f"You leave {_SHOWN[card]} to mark the turn.")
-        self.collect([c for c in self.turn if c != card])
+        rest = [c for c in self.turn if c != card]
+        if rest:
+            self.collect(rest, (card,))
+        else:
+            self.end_turn()
 
     def lose_turn(self) -> None:
         lost = list(filter(_IS_TREASURE, self.turn))
