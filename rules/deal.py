@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import struct
 from collections.abc import MutableSequence, Sequence
+from operator import mod
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -32,6 +33,8 @@ _LIMITS: tuple[int, ...] = (0, *(_TWO64 - (_TWO64 % n) for n in range(1, 129)))
 #: every word from there up starts with the bytes ``_NEAR_TOP``.
 _SAFE_UP_TO = 128
 _NEAR_TOP = b"\xff" * 7
+#: ``_DOWN_FROM[n]``: n, n − 1, …, 2, the ``i + 1`` a shuffle of n items draws below in turn.
+_DOWN_FROM: tuple[range, ...] = tuple(range(n, 1, -1) for n in range(_SAFE_UP_TO + 1))
 
 
 def check_seed(seed: int) -> int:
@@ -105,13 +108,13 @@ def _words(seed: int, start: int, count: int) -> tuple[int, ...] | None:
     caller then draws one word at a time, as ``below`` may throw such a word away)."""
     first, last = start >> 2, (start + count - 1) >> 2
     # Hashing a copy of the seed's hash state skips re-hashing its 8 bytes for every block.
-    seeded = _sha256(seed.to_bytes(8, "big"))
+    copy = _sha256(seed.to_bytes(8, "big")).copy
     digests = []
     blocks = _BLOCKS[first : last + 1] if last < len(_BLOCKS) else [
         b.to_bytes(8, "big") for b in range(first, last + 1)
     ]
     for block in blocks:
-        h = seeded.copy()
+        h = copy()
         h.update(block)
         digests.append(h.digest())
     data = b"".join(digests)
@@ -139,9 +142,11 @@ def shuffle_from(seed: int, position: int, items: MutableSequence[T]) -> int:
         stream = Stream(seed, position)
         stream.shuffle(items)
         return stream.position
-    for i, x in zip(range(n - 1, 0, -1), words, strict=False):  # equal lengths
-        j = x % (i + 1)
+    # Swap i with words[k] % (i + 1) for i = n − 1 … 1, the remainders taken in one C loop.
+    i = n - 1
+    for j in map(mod, words, _DOWN_FROM[n]):
         items[i], items[j] = items[j], items[i]
+        i -= 1
     return position + n - 1
 
 

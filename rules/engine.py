@@ -242,27 +242,31 @@ def replay(
 
 def state_builder(cls: type[S]) -> Callable[..., S]:
     """A function that builds a frozen, slotted dataclass ``cls`` from all its fields in order,
-    positionally: exactly ``cls(*fields)``, in about two thirds of the time.
+    positionally: exactly ``cls(*fields)``, in about a sixth of the time.
 
     A frozen dataclass's ``__init__`` goes through ``object.__setattr__`` by name for every
-    field; this sets each slot through its descriptor directly. For the engines' hot paths,
-    where building the new state is a large part of a move. Only for classes without
-    ``__post_init__`` or ``InitVar`` (checked).
+    field. The builder instead fills an instance of an open twin of ``cls`` (the very same
+    slots, in the same order, without the frozen ``__setattr__``) by plain attribute stores,
+    then makes it a ``cls`` by assigning ``__class__``, which Python allows exactly because
+    the two lay out their slots alike (checked here once, on a first object). From then on
+    it is an ordinary frozen ``cls``. For the engines' hot paths, where building the new
+    state is a large part of a move. Only for classes without ``__post_init__`` or
+    ``InitVar`` (checked).
     """
     names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
     if hasattr(cls, "__post_init__") or not hasattr(cls, "__slots__"):
         raise TypeError(f"{cls.__name__} is not a plain slotted dataclass")
     if any(name.startswith("_") for name in names):
         raise TypeError(f"{cls.__name__}'s field names would clash with the builder's own")
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    lines = [f"def build({', '.join(names)}):", "    _o = _new(_cls)"]
-    for i, name in enumerate(names):
-        scope[f"_set{i}"] = getattr(cls, name).__set__
-        lines.append(f"    _set{i}(_o, {name})")
-    lines.append("    return _o")
+    twin = type(f"_Open{cls.__name__}", (), {"__slots__": cls.__slots__})  # type: ignore[attr-defined]
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_twin": twin}
+    lines = [f"def build({', '.join(names)}):", "    _o = _new(_twin)"]
+    lines += [f"    _o.{name} = {name}" for name in names]
+    lines += ["    _o.__class__ = _cls", "    return _o"]
     exec("\n".join(lines), scope)
     build = scope["build"]
     build.__doc__ = f"``{cls.__name__}(*fields)``, faster."
+    build(*[None] * len(names))  # raises TypeError now if the layouts did not match
     return build  # type: ignore[no-any-return]
 
 

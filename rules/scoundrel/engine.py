@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rules.cards import CANONICAL, JOKERS, display, name, show
-from rules.engine import Game
+from rules.cards import CANONICAL, JOKERS, display, name
+from rules.deal import shuffle_from
+from rules.engine import Game, state_builder
 from rules.words import plural, scaled_bar
 
 MAX_HP = 20
@@ -49,6 +50,11 @@ AVOID = "avoid"
 _SHOWN = {c: display(c) for c in DECK}
 
 
+def _show(cards: tuple[str, ...]) -> str:
+    """``rules.cards.show`` from the table."""
+    return " ".join(map(_SHOWN.__getitem__, cards)) if cards else "—"
+
+
 @dataclass(frozen=True, slots=True)
 class ScoundrelState:
     """One moment of a Scoundrel run. Cards are codes; ``dungeon`` and ``room`` top first."""
@@ -72,6 +78,10 @@ class ScoundrelState:
     moves: int = 0
     outcome: str | None = None  # None, "won" or "dead"
     events: tuple[str, ...] = ()  # what the last action did, in sentences
+
+
+#: ``ScoundrelState(*fields)`` without the frozen ``__init__``'s cost: fields in their order.
+_build = state_builder(ScoundrelState)
 
 
 def monster_value_left(s: ScoundrelState) -> int:
@@ -156,15 +166,18 @@ class Scoundrel(Game[ScoundrelState]):
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "dead": "loss"}
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> ScoundrelState:
-        cards, used = self.deal_order(seed, self.deck, deck)
+        if deck is None:
+            order = list(self.deck)
+            used = shuffle_from(seed, 0, order)  # the seed checked by new()
+            cards = tuple(order)
+        else:
+            cards, used = self.deal_order(seed, self.deck, deck)
         room = cards[:ROOM_SIZE]
-        return ScoundrelState(
-            variant=variant,
-            seed=seed,
-            stream=used,
-            dungeon=cards[ROOM_SIZE:],
-            room=room,
-            events=(f"You enter the dungeon. The first room: {show(room)}.",),
+        # ScoundrelState(variant, seed, stream=used, dungeon=…, room=…, events=…), every
+        # default spelt out.
+        return _build(
+            variant, seed, used, cards[ROOM_SIZE:], room, MAX_HP, None, (), 0, 0, 0, False,
+            None, 0, 0, None, (f"You enter the dungeon. The first room: {_show(room)}.",),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -232,6 +245,20 @@ class Scoundrel(Game[ScoundrelState]):
             )
         return f"You cannot {verb} {card} now."
 
+    def is_legal(self, state: ScoundrelState, action: str) -> bool:
+        # A card action is judged from the room and the weapon without building the list.
+        parsed = _PARSED.get(action)
+        if parsed is None or state.outcome is not None:
+            return action in self.actions(state)
+        verb, card = parsed
+        if card not in state.room:
+            return False
+        if ROLE[card] != MONSTER:
+            return verb == "take"
+        if verb == "fist":
+            return True
+        return verb == "fight" and state.weapon is not None and self._may_slay(state, card)
+
     @staticmethod
     def _may_slay(s: ScoundrelState, card: str) -> bool:
         return not s.slain or VALUE[card] <= VALUE[s.slain[-1]]
@@ -241,7 +268,8 @@ class Scoundrel(Game[ScoundrelState]):
             return self._avoid(state)
         verb, card = _PARSED[action]
         s = state
-        room = tuple(c for c in s.room if c != card)
+        i = s.room.index(card)  # the card once: a room holds each card at most once
+        room = s.room[:i] + s.room[i + 1 :]
         hp, weapon, slain, discarded = s.hp, s.weapon, s.slain, s.discarded
         potions = s.potions_taken
         worth = VALUE[card]
@@ -299,10 +327,10 @@ class Scoundrel(Game[ScoundrelState]):
                 known = len(dungeon)
             taken = potions = 0
             avoided = False
-            events = (event, f"The room is done. The next room: {show(room)}.")
+            events = (event, f"The room is done. The next room: {_show(room)}.")
         else:
             events = (event,)
-        return ScoundrelState(
+        return _build(
             state.variant, state.seed, state.stream, dungeon, room, hp, weapon, slain,
             discarded, taken, potions, avoided, card, known, moves, outcome, events,
         )
@@ -313,9 +341,9 @@ class Scoundrel(Game[ScoundrelState]):
         known = min(s.known_under + ROOM_SIZE, len(dungeon))
         events = (
             "You avoid the room: its four cards go under the dungeon.",
-            f"The next room: {show(room)}.",
+            f"The next room: {_show(room)}.",
         )
-        return ScoundrelState(
+        return _build(
             s.variant, s.seed, s.stream, dungeon, room, s.hp, s.weapon, s.slain, s.discarded,
             0, 0, True, s.last_card, known, s.moves + 1, None, events,
         )

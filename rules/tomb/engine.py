@@ -25,6 +25,7 @@ action is legal, at the end of a turn, or at the end of the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import filterfalse
 from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, display, name, show
@@ -102,8 +103,11 @@ def is_treasure(card: str) -> bool:
 
 def score_of(hand: tuple[str, ...] | list[str]) -> tuple[int, int]:
     """``(kings, points)`` of a hand: K 10, 2–10♦ face value, ``RJ`` 6, Jacks 0."""
-    kings = sum(1 for c in hand if c[0] == "K")
-    points = sum(TREASURE_VALUE.get(c, 0) for c in hand)
+    kings = points = 0
+    for c in hand:  # a plain loop: every finished run and every board asks
+        if c[0] == "K":
+            kings += 1
+        points += TREASURE_VALUE.get(c, 0)
     return kings, points
 
 
@@ -139,12 +143,13 @@ def encounter_options(hand: tuple[str, ...] | list[str], encounter: str) -> list
         options.append(_SKILL_ACTION[skill])
     if suit == "S":
         strength = NUMBER[encounter]
-        options.extend(
-            _DROP_ACTION[c] for c in hand if TREASURE_VALUE.get(c, 0) >= strength
-        )
+        for c in hand:  # a plain loop: this runs for every state of a fight
+            if TREASURE_VALUE.get(c, 0) >= strength:
+                options.append(_DROP_ACTION[c])
     return options
 
 
+_IS_TREASURE = TREASURE_VALUE.__contains__  # is_treasure, for filter()
 _SKILL_ACTION: dict[str, str] = {c: f"skill {c}" for c in SKILL_NAMES}
 _DROP_ACTION: dict[str, str] = {c: f"drop {c}" for c in TREASURE_VALUE}
 
@@ -178,9 +183,17 @@ _TURN_TREASURE: dict[str, str] = {
 }
 
 
+#: What starting delve turn n says (the deck cannot hold out for more turns than cards).
+_DELVE: tuple[str, ...] = (
+    "",
+    "You step into the tomb: turn 1.",
+    *(f"You delve deeper: turn {n}." for n in range(2, len(DECK) + 1)),
+)
+
+
 def _show(cards: tuple[str, ...] | list[str]) -> str:
     """``rules.cards.show`` from the table."""
-    return " ".join([_SHOWN[c] for c in cards]) if cards else "—"
+    return " ".join(map(_SHOWN.__getitem__, cards)) if cards else "—"
 
 # ----- the words a board shows (the terminal and Discord alike) ---------------------------
 
@@ -353,18 +366,18 @@ class _Table:
                     return
                 if suit == "S":
                     strength = NUMBER[encounter]
-                    if any(TREASURE_VALUE.get(c, 0) >= strength for c in self.hand):
-                        return
+                    for c in self.hand:  # a plain loop: no generator to build each card
+                        if TREASURE_VALUE.get(c, 0) >= strength:
+                            return
             self.turn_card()
 
     def start_turn(self) -> None:
         self.in_turn = True
         if self.phase == "delve":
             number = self.delve_turns + 1
-            if number == 1:
-                self.events.append("You step into the tomb: turn 1.")
-            else:
-                self.events.append(f"You delve deeper: turn {number}.")
+            self.events.append(
+                _DELVE[number] if number < len(_DELVE) else f"You delve deeper: turn {number}."
+            )
         else:
             self.events.append(
                 f"You head for the exit: retreat turn {self.retreat_turns + 1} "
@@ -423,7 +436,7 @@ class _Table:
         suit = enc[-1]
         if value >= strength:
             verb = _OVERCOMES[suit]
-            self.events.append(f"Your {shown} {verb} the {self.encounter_name()}.")
+            self.events.append(f"Your {shown} {verb} the {_ENCOUNTER_NAME[enc]}.")
             self.win()
             return
         short = strength - value
@@ -486,7 +499,7 @@ class _Table:
 
     def burn(self, ace: str, lead: str) -> None:
         """An Ace turned up (``lead`` says how): a torch burns, or the 4th-Ace rule."""
-        burnt = sum(1 for c in self.torches if c != "RJ")
+        burnt = len(self.torches) - ("RJ" in self.torches)  # the Scroll burns once at most
         if burnt < TORCHES - 1:
             self.torches += (ace,)
             left = TORCHES - 1 - burnt
@@ -504,7 +517,7 @@ class _Table:
             self.end("lost_in_dark", f"{lead}: your last torch burns out. Darkness falls.")
 
     def win(self) -> None:
-        treasures = [c for c in self.turn if c in TREASURE_VALUE]
+        treasures = list(filter(_IS_TREASURE, self.turn))
         if treasures and len(treasures) == len(self.turn):
             if len(treasures) == 1:  # cannot happen with real cards; keep it anyway
                 self.leave(treasures[0])
@@ -514,22 +527,29 @@ class _Table:
                 "The turn holds only treasure: choose one card to leave behind to mark it."
             )
             return
-        self.collect(treasures)
-
-    def collect(self, treasures: list[str]) -> None:
         if treasures:
-            self.hand += tuple(treasures)
-            self.turn = tuple([c for c in self.turn if c not in treasures])
-            self.events.append(f"You collect {_show(treasures)}.")
+            self.collect(treasures, tuple(filterfalse(_IS_TREASURE, self.turn)))
+        else:
+            self.end_turn()
+
+    def collect(self, treasures: list[str], kept: tuple[str, ...]) -> None:
+        """The hand takes ``treasures``, the turn keeps ``kept`` (the rest) to mark it."""
+        self.hand += tuple(treasures)
+        self.turn = kept
+        self.events.append(f"You collect {_show(treasures)}.")
         self.end_turn()
 
     def leave(self, card: str) -> None:
         self.pending = None
         self.events.append(f"You leave {_SHOWN[card]} to mark the turn.")
-        self.collect([c for c in self.turn if c != card])
+        rest = [c for c in self.turn if c != card]
+        if rest:
+            self.collect(rest, (card,))
+        else:
+            self.end_turn()
 
     def lose_turn(self) -> None:
-        lost = [c for c in self.turn if c in TREASURE_VALUE]
+        lost = list(filter(_IS_TREASURE, self.turn))
         if lost:
             self.events.append(f"The turn is lost, and {_show(lost)} with it.")
         else:
@@ -571,6 +591,22 @@ class _Table:
         return _ENCOUNTER_NAME[enc] if enc else "encounter"
 
 
+def _retreat(needed: int) -> str:
+    turns = "retreat turn" if needed == 1 else "retreat turns"  # _s() is defined below
+    return f"You turn back: {needed} {turns} to the way out."
+
+
+#: What turning back with n retreat turns ahead says, for every n a deck allows.
+_RETREAT: tuple[str, ...] = tuple(_retreat(n) for n in range(len(DECK) + 1))
+
+
+def _dealt(cards: int) -> str:
+    return f"The tomb lies before you: {cards} cards, four torches, 9 hit points."
+
+
+_DEALT = _dealt(len(DECK))
+
+
 class Tomb(Game[TombState]):
     """The Tomb of Four Kings engine."""
 
@@ -601,7 +637,7 @@ class Tomb(Game[TombState]):
         return _build(
             variant, seed, used, cards, (), (), 0, (), None, None, 0, "delve", 0, 0, None, (),
             (), (), None, 0,
-            (f"The tomb lies before you: {len(cards)} cards, four torches, 9 hit points.",),
+            (_DEALT if len(cards) == len(DECK) else _dealt(len(cards)),),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -610,19 +646,38 @@ class Tomb(Game[TombState]):
         if state.outcome is not None:
             return []
         pending = state.pending
+        if pending is None:
+            if state.encounter is None:
+                # Between turns: once a delve turn is done the player may turn back; during
+                # the retreat (and before the first card) turning the next card is the only
+                # move.
+                if state.phase == "delve" and state.delve_turns > 0:
+                    return ["flip", "retreat"]
+                return ["flip"]
+            return encounter_options(state.hand, state.encounter)
         if pending == "dodge":
             return ["dodge", "endure"]
         if pending == "door":
             return ["skill JC", "discard"]
-        if pending == "leave":
-            return [f"leave {c}" for c in state.turn if c in TREASURE_VALUE]
-        if state.encounter is None:
-            # Between turns: once a delve turn is done the player may turn back; during the
-            # retreat (and before the first card) turning the next card is the only move.
-            if state.phase == "delve" and state.delve_turns > 0:
-                return ["flip", "retreat"]
-            return ["flip"]
-        return encounter_options(state.hand, state.encounter)
+        return [f"leave {c}" for c in state.turn if c in TREASURE_VALUE]  # "leave"
+
+    def apply(self, state: TombState, action: str) -> TombState:
+        # The two commonest moves of random play go straight through, without the generic
+        # check and dispatch, their legality read as is_legal reads it: flip (two moves in
+        # three) whenever nothing is pending, turning back (one in five) between delve turns.
+        if state.pending is None and state.outcome is None:
+            if action == "flip":
+                t = _Table(state)
+                if t.in_turn:
+                    t.turn_card()
+                else:
+                    t.start_turn()
+                t.play_on()
+                return t.freeze(state)
+            if (action == "retreat" and state.encounter is None and state.phase == "delve"
+                    and state.delve_turns > 0):
+                return self._apply(state, action)
+        return super().apply(state, action)
 
     def _apply(self, state: TombState, action: str) -> TombState:
         if action == "retreat" and state.delve_turns > 1:
@@ -633,7 +688,7 @@ class Tomb(Game[TombState]):
                 s.variant, s.seed, s.stream, s.deck, s.torches, s.hand, s.damage, s.turn,
                 s.encounter, s.pending, s.owed, "retreat", s.delve_turns, s.retreat_turns,
                 needed, s.stacks, s.discards, s.counter, s.outcome, s.moves + 1,
-                (f"You turn back: {needed} retreat turn{_s(needed)} to the way out.",),
+                (_RETREAT[needed] if needed < len(_RETREAT) else _retreat(needed),),
             )
         t = _Table(state)
         verb, _, arg = action.partition(" ")
@@ -649,10 +704,7 @@ class Tomb(Game[TombState]):
                 t.events.append("You turn back after a single turn: the way out is right there.")
                 t.get_out()
             else:
-                t.events.append(
-                    f"You turn back: {t.retreat_needed} retreat turn"
-                    f"{_s(t.retreat_needed)} to the way out."
-                )
+                t.events.append(_retreat(t.retreat_needed))
         elif verb == "skill":
             t.hand = _without(t.hand, arg)
             t.turn += (arg,)

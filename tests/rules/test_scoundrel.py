@@ -703,3 +703,13 @@ def test_the_view_holds_every_key_of_the_contract_and_the_game() -> None:
     )
     assert G.outcomes == {"won": "win", "dead": "loss"}
     assert "Scoundrel" in G.text(G.new(0)) and "10♥" in G.text(G.new(0))
+
+
+def test_a_fresh_deal_holds_the_class_defaults() -> None:
+    # The deal builds its state positionally (rules.engine.state_builder), every default
+    # spelt out: they must be the class's own.
+    state = G.new(2026)
+    assert state == ScoundrelState(
+        "standard", 2026, state.stream, state.dungeon, state.room, events=state.events
+    )
+    assert state.stream == DECK_SIZE - 1 and len(state.room) == ROOM_SIZE
