@@ -255,8 +255,9 @@ async def profiled(subject: Subject, games: tuple[str, ...], args: argparse.Name
         "--rate", str(SAMPLE_RATE), "--format", "raw", "--output", str(out), "--nonblocking",
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     await asyncio.sleep(0.5)
+    pace = 1.0 if args.profile_paced else None
     phase = await run_phase(subject.discord, subject.bot, "profiled", games, args.players,
-                            args.burst, None, subject.next_users(), subject.is_move_id,
+                            args.burst, pace, subject.next_users(), subject.is_move_id,
                             args.seed)
     subject.target.unreported.extend(phase.outcomes)
     _, err = await sampler.communicate()
@@ -411,7 +412,8 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
             print(f"{target.name}: {answered} interactions, each answered exactly once; "
                   "no error")
         if target.profile:
-            print(f"{target.name}: profile (py-spy, back-to-back play, all games)")
+            kind = "paced" if args.profile_paced else "back-to-back"
+            print(f"{target.name}: profile (py-spy, {kind} play, all games)")
             for line in target.profile:
                 print(f"  {line}")
     return ok
@@ -441,6 +443,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--profile", action="store_true",
                         help="also sample the bot with py-spy and print where the time goes")
+    parser.add_argument("--profile-paced", action="store_true",
+                        help="with --profile: sample paced play (a click a second each) "
+                             "instead of back-to-back play")
     parser.add_argument("--pictures", choices=("on", "off"), default="on",
                         help="the project's table pictures (TABLE_PICTURES; default on): off "
                              "compares like with like, the minimal bot draws none")

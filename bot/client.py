@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
+from bot import fastpath, replies
 from bot.buttons import ClickRouter
 from bot.dressing import TablePictures
 from bot.i18n import CommandTranslator, catalogs
@@ -137,6 +137,9 @@ class DungeonBot(commands.Bot):
         self.sync_mode: SyncMode = sync
         self._clock = clock
         self._random_seed = random_seed
+        # Clicks on our own buttons skip discord.py's parse of the clicked board
+        # (``bot.fastpath``); every other interaction takes discord.py's path.
+        fastpath.install(self)
         self.clicks = ClickRouter()
         self.add_listener(self.clicks.on_interaction, "on_interaction")
         #: Table pictures on boards (a server or a player can still turn them off).

@@ -34,6 +34,8 @@ from aiohttp import WSMsgType, web
 from bench._standin import payloads as p
 
 DEADLINE = 3.0  # seconds Discord waits for an interaction's first response
+#: Values of ``with_response`` that ask for the callback object (discord.py sends "1").
+WITH = ("1", "true", "True")
 HEARTBEAT_MS = 41_250
 API = "/api/v10"
 
@@ -273,7 +275,8 @@ class StandIn:
         callback = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
         if callback:  # authenticated by the interaction token, like Discord
             body = await _body(request)
-            return self._callback(int(callback[1]), callback[2], body, arrived)
+            return self._callback(int(callback[1]), callback[2], body, arrived,
+                                  with_response=request.query.get("with_response") in WITH)
         webhook = re.fullmatch(r"/webhooks/(\d+)/([^/]+)(?:/messages/(@original|\d+))?", path)
         if webhook:
             body = await _body(request) if method in ("POST", "PATCH") else {}
@@ -343,7 +346,7 @@ class StandIn:
         return list(self.commands.values())
 
     def _callback(self, iid: int, token: str, body: dict[str, Any], arrived: float,
-                  ) -> web.Response:
+                  with_response: bool = True) -> web.Response:
         record = self.interactions.get(iid)
         if record is None or record.token != token:
             return _error(404, 10062, "Unknown interaction")
@@ -371,6 +374,8 @@ class StandIn:
         elif kind == p.DEFERRED_UPDATE:
             record.message_id = record.source_message
         record.done.set()
+        if not with_response:  # as Discord: the callback object only when asked for
+            return web.Response(status=204)
         msg = resource.get("message") or {}
         return _json({
             "interaction": {"id": str(iid), "type": record.kind,

@@ -34,6 +34,20 @@ async def test_one_response_per_interaction_then_40060():
         assert record.response["data"]["content"] == "board"
 
 
+async def test_without_with_response_the_answer_is_204_and_still_recorded():
+    """As Discord: the callback object comes back only when asked for (the bot's click fast
+    path does not ask); the answer counts all the same."""
+    async with StandIn() as discord, aiohttp.ClientSession() as session:
+        record = discord.command(1, "play")
+        url = f"{discord.base_url}/api/v10/interactions/{record.id}/{record.token}/callback"
+        async with session.post(url, json=BOARD) as response:
+            assert response.status == 204 and await response.read() == b""
+        assert record.answered_at is not None
+        assert record.response["data"]["content"] == "board"
+        status, body, _ = await callback(session, discord, record, BOARD)
+        assert (status, body["code"]) == (400, 40060)
+
+
 async def test_a_response_after_three_seconds_is_refused_with_10062():
     async with StandIn() as discord, aiohttp.ClientSession() as session:
         record = discord.command(1, "play")

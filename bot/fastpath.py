@@ -1,0 +1,157 @@
+"""The cheap path of a click on one of the bot's own buttons (a ``dd`` custom id).
+
+discord.py pays twice per click for the clicked message, which on a board is an embed and up
+to 16 buttons: ``Interaction`` builds a full ``Message`` from the payload's copy of it (its
+embed, its components, its interaction metadata), and ``edit_message`` asks Discord to send
+the edited message back (``with_response``) and builds a second ``Message`` from that. The
+handlers read neither: of the clicked message they use its id, its flags (ephemeral or not)
+and its attachments (a picture to take off); of the answer, nothing.
+
+:func:`install` puts a parser in front of discord.py's INTERACTION_CREATE parser. For a
+component click with a ``dd`` id it builds the same ``discord.Interaction`` (a subclass,
+:class:`ClickInteraction`) from the payload with the clicked message cut down to what the
+handlers read, hands it to discord.py's view store as discord.py does, and dispatches
+``on_interaction``: the router, the handlers, the presenter and every guarantee (one answer,
+refusals, error ids, logs) are the ones every other click goes through. Its ``response`` is a
+:class:`ClickResponse`, whose ``edit_message`` posts the same callback through discord.py's
+own webhook adapter without ``with_response`` (Discord answers 204, nothing to parse). Every
+other interaction takes discord.py's path untouched.
+
+The private discord.py pieces this relies on are listed in :data:`PRIVATE` and checked by
+``tests/bot/test_fastpath.py``, so a discord.py release that moves one fails a test rather
+than a click.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from discord import utils
+from discord.http import Route
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+#: The clicked message's keys the handlers (and ``discord.Message``) need; the rest (embeds,
+#: components, interaction metadata, mentions) is dropped before discord.py parses it.
+MESSAGE_KEYS = ("id", "channel_id", "type", "flags", "attachments", "author", "timestamp",
+                "edited_timestamp", "webhook_id", "application_id", "pinned", "tts")
+
+#: The private discord.py names this module uses (checked by a test on every release).
+PRIVATE = (
+    "ConnectionState.parsers['INTERACTION_CREATE']",
+    "ConnectionState._view_store.dispatch_view(component_type, custom_id, interaction)",
+    "Client._connection",
+    "Interaction(data=..., state=...)",
+    "Interaction._cs_response (cached_slot_property)",
+    "Interaction._session, ._state, .token, .id",
+    "InteractionResponse._parent, ._response_type",
+    "webhook.async_.async_context.get().request(route, session=..., payload=..., files=..., "
+    "multipart=..., proxy=..., proxy_auth=...)",
+    "webhook.async_.interaction_message_response_params(...)",
+)
+
+CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+
+
+def is_our_click(data: dict[str, Any]) -> bool:
+    """Whether an INTERACTION_CREATE payload is a component click on a ``dd`` button."""
+    if data.get("type") != discord.InteractionType.component.value:
+        return False
+    inner = data.get("data") or {}
+    custom_id = inner.get("custom_id")
+    return isinstance(custom_id, str) and custom_id.startswith("dd")
+
+
+def slim_message(message: dict[str, Any]) -> dict[str, Any]:
+    """The clicked message as the handlers read it (see :data:`MESSAGE_KEYS`)."""
+    slim = {key: message[key] for key in MESSAGE_KEYS if key in message}
+    slim.update(content="", embeds=[], components=[])  # present, so every attribute exists
+    return slim
+
+
+class ClickResponse(discord.InteractionResponse[Any]):
+    """discord.py's response, whose ``edit_message`` does not ask for the edited message back.
+
+    Anything it does not handle the same way (a view discord.py would store, ``delete_after``,
+    ``suppress_embeds``) goes to discord.py's own ``edit_message``.
+    """
+
+    __slots__ = ()
+
+    async def edit_message(  # type: ignore[override]
+        self,
+        *,
+        content: Any = MISSING,
+        embed: Any = MISSING,
+        embeds: Sequence[discord.Embed] = MISSING,
+        attachments: Sequence[discord.Attachment | discord.File] = MISSING,
+        view: discord.ui.View | None = MISSING,
+        allowed_mentions: discord.AllowedMentions | None = MISSING,
+        delete_after: float | None = None,
+        suppress_embeds: bool = MISSING,
+    ) -> None:
+        parent = self._parent
+        if (delete_after is not None or suppress_embeds is not MISSING
+                or (view and not view.is_finished() and view.is_dispatchable())):
+            await super().edit_message(
+                content=content, embed=embed, embeds=embeds, attachments=attachments,
+                view=view, allowed_mentions=allowed_mentions, delete_after=delete_after,
+                suppress_embeds=suppress_embeds)
+            return
+        if self._response_type:
+            raise discord.InteractionResponded(parent)
+        state = parent._state
+        if view is not MISSING and parent.message is not None:
+            state.prevent_view_updates_for(parent.message.id)
+        params = interaction_message_response_params(
+            type=discord.InteractionResponseType.message_update.value,
+            content=content, embed=embed, embeds=embeds, view=view, attachments=attachments,
+            previous_allowed_mentions=state.allowed_mentions, allowed_mentions=allowed_mentions,
+        )
+        http = state.http
+        route = Route("POST", CALLBACK, webhook_id=parent.id, webhook_token=parent.token)
+        await async_context.get().request(
+            route, session=parent._session, proxy=http.proxy, proxy_auth=http.proxy_auth,
+            payload=params.payload, files=params.files, multipart=params.multipart,
+        )
+        self._response_type = discord.InteractionResponseType.message_update
+
+
+class ClickInteraction(discord.Interaction[Any]):
+    """A ``discord.Interaction`` whose response is a :class:`ClickResponse`."""
+
+    __slots__ = ()
+
+    @utils.cached_slot_property("_cs_response")
+    def response(self) -> ClickResponse:  # type: ignore[override]
+        return ClickResponse(self)
+
+
+def install(client: discord.Client) -> Callable[[dict[str, Any]], None]:
+    """Put the cheap parser in front of discord.py's INTERACTION_CREATE parser; returns
+    discord.py's (what every other interaction still goes through)."""
+    state = client._connection
+    original: Callable[[dict[str, Any]], None] = state.parsers["INTERACTION_CREATE"]
+
+    def parse_interaction_create(data: dict[str, Any]) -> None:
+        if not is_our_click(data):
+            original(data)
+            return
+        message = data.get("message")
+        if isinstance(message, dict):
+            data = {**data, "message": slim_message(message)}
+        interaction = ClickInteraction(data=data, state=state)  # type: ignore[arg-type]
+        inner = data["data"]
+        # As discord.py does: no view of ours is ever stored, but the store is its to ask.
+        state._view_store.dispatch_view(inner["component_type"], inner["custom_id"],
+                                        interaction)
+        state.dispatch("interaction", interaction)
+
+    state.parsers["INTERACTION_CREATE"] = parse_interaction_create
+    return original
+
+
+__all__ = ["MESSAGE_KEYS", "PRIVATE", "ClickInteraction", "ClickResponse", "install",
+           "is_our_click", "slim_message"]
