@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rules import GAMES, plugin, replay
 from rules.clear.engine import CLEAR, POWER, VALUE, ClearState
 from rules.donsol.engine import DECK_SIZE, DONSOL, DonsolState
+from rules.search import Search
 from rules.solver import (
     Solution,
     best_along,
@@ -379,3 +380,26 @@ def test_best_along_never_rises_and_every_step_line_replays() -> None:
     assert steps[-1].exact and steps[-1].score == game.score(state)
     for i, step in enumerate(steps):
         check_line("clear", replay("clear", None, 77, played[:i]), step)
+
+
+def test_probing_dives_build_only_the_moves_they_look_at() -> None:
+    # A probing dive takes the first move, or with a small chance passes over it: building
+    # every child of each state on the way cost a dive step ten times a search node.
+    base = plugin("clear").strategy
+    built = 0
+
+    class Counting:
+        game = base.game
+        probe = (50, 0.2, 0.5)  # half the budget: the dives stop before it runs out
+        key, bound, bound_text = base.key, base.bound, base.bound_text
+
+        def children(self, state: Any) -> Iterator[tuple[str, Any]]:
+            nonlocal built
+            for move in base.children(state):
+                built += 1
+                yield move
+
+    search = Search(CLEAR, Counting(), budget_nodes=2_000)
+    search._probe(CLEAR.new(4))
+    assert search.nodes > 100
+    assert built < 2.5 * search.nodes
