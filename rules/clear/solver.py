@@ -8,8 +8,11 @@
   to spare; and the cards kept for a spare of ``k`` include the last ``k // 3`` hands of
   the power deck, so the cards before them must finish every monster, order aside: enough
   cards, a third card of each monster's suit or a joker, and first and second cards that
-  add up to the monsters' power (``_can_finish``). Without a win the run ends stuck, with
-  nothing to spare, after at best the cheapest monsters that the cards and the suits allow.
+  add up to the monsters' power (``_can_finish``). A reserve card that no standing monster
+  can take (an ace once no jack stands, say, of a suit none of them has) never leaves, nor
+  does any card under it: they are leftovers of every win (``_stuck``). Without a win the
+  run ends stuck, with nothing to spare, after at best the cheapest monsters that the cards
+  and the suits allow.
 - Order: a finishing card first, then the reserve's top card, then second and first attack
   cards (the weakest card that fits first), a move to the reserve last.
 """
@@ -149,6 +152,11 @@ def _bound(
     held = [c for c in hand if c is not None]
     spare = len(talon) + len(held)
     needed = sum(costs)
+    # A reserve card no standing monster can ever take stays, and so does every card
+    # under it (last in, first out): a win keeps them all as leftovers.
+    stuck = _stuck(piles, attack, reserve)
+    if stuck:
+        reserve = reserve[stuck:]
     if spare + len(reserve) >= needed:
         # A win ends with the reserve's leftovers and ``spare_final`` cards of the hand
         # and power deck unused, among them the last ``spare_final // 3`` hands (the
@@ -177,6 +185,29 @@ def _bound(
     can = sum(min(n, have[suit]) for suit, n in thirds.items())
     can += min(have[_JOKER], sum(thirds.values()) - can)
     return (slain + min(falls, can, MONSTERS - slain - 1), 0)
+
+
+def _stuck(piles: Piles, attack: Piles, reserve: tuple[str, ...]) -> int:
+    """How many reserve cards, from the bottom, can never leave it: the topmost card that
+    fits no slot of any standing monster (a first card where ``value + 10`` reaches the
+    power, a second on a top monster already struck, a third of the monster's suit or a
+    joker), and every card below it."""
+    if not reserve:
+        return 0
+    suits: set[str] = set()
+    least = 11  # the least value a first (or second) card may have on some monster
+    for pile, on in zip(piles, attack, strict=True):
+        for n, monster in enumerate(pile):
+            suits.add(monster[-1])
+            if n < len(pile) - 1 or not on:
+                least = min(least, POWER[monster] - 10)
+            elif len(on) == 1:
+                least = min(least, POWER[monster] - VALUE[on[0]])
+    for i in range(len(reserve) - 1, -1, -1):
+        c = reserve[i]
+        if VALUE[c] < least and _SUIT_OF[c] not in suits and _SUIT_OF[c] != _JOKER:
+            return i + 1
+    return 0
 
 
 def _can_finish(

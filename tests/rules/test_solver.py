@@ -264,6 +264,68 @@ def test_clear_bound_is_never_below_the_best_of_any_late_position(seed: int) -> 
     assert checked > 1
 
 
+def clear_best_checking_bound(start: ClearState) -> int:
+    """Search every line from ``start``, asserting at each position that the strategy's
+    bound is at least the best final score reachable from it; the positions checked."""
+    strategy = plugin("clear").strategy
+    seen: dict[Any, tuple[int, ...]] = {}
+
+    def best(s: ClearState) -> tuple[int, ...]:
+        key = (s.piles, s.attack, s.talon, tuple(sorted(c for c in s.hand if c)), s.reserve)
+        if key in seen:
+            return seen[key]
+        moves = CLEAR.actions(s)
+        value = (
+            tuple(CLEAR.score(s)) if not moves else max(best(CLEAR.apply(s, a)) for a in moves)
+        )
+        assert strategy.bound(s) >= value, (s, strategy.bound(s), value)
+        seen[key] = value
+        return value
+
+    best(start)
+    return len(seen)
+
+
+def clear_stuck_reserve(seed: int) -> ClearState:
+    """A late position whose reserve holds, low down, cards that may never leave it: only
+    queens and kings stand, and an ace or a two of a suit none of them has lies under a
+    card or two that can still be played."""
+    pick = random.Random(seed)
+    standing = pick.sample([m for m in monsters if m[0] in "QK"], pick.randint(1, 2))
+    suits = {m[-1] for m in standing}
+    dead = [c for c in power_cards if VALUE[c] <= 2 and c not in ("BJ", "RJ")
+            and c[-1] not in suits and not (c[0] == "2" and any(m[0] == "Q" for m in standing))]
+    live = [c for c in power_cards if c not in dead and VALUE[c] >= 3]
+    pick.shuffle(live)
+    piles: list[tuple[str, ...]] = [(), (), (), ()]
+    for monster in standing:
+        piles[pick.randrange(4)] += (monster,)
+    reserve = (pick.choice(dead), *live[: pick.randint(0, 2)])
+    rest = live[3:]
+    held = pick.randint(1, 3)
+    dealt = 3 * pick.randint(0, 1)
+    return ClearState(
+        variant="standard", seed=seed, stream=60, piles=tuple(piles), attack=((),) * 4,
+        talon=tuple(rest[held : held + dealt]), hand=(*rest[:held], *(None,) * (3 - held)),
+        reserve=reserve, graveyard=tuple(m for m in monsters if m not in standing),
+    )
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_clear_bound_counts_reserve_cards_that_can_never_leave(seed: int) -> None:
+    # Admissible: never below the best reachable score, at every position on the way.
+    start = clear_stuck_reserve(seed)
+    assert clear_best_checking_bound(start) > 1
+    # And tighter than counting every reserve card as playable: a clear keeps the dead card
+    # and all under it, so the bound's spare cards are at most the cards left in the hand
+    # and the power deck, less the cards still needed beyond the reserve's live ones.
+    slain, spare = plugin("clear").strategy.bound(start)
+    standing = sum(len(p) for p in start.piles)
+    cards = len(start.talon) + sum(c is not None for c in start.hand)
+    if slain == 12:
+        assert spare <= cards - (3 * standing - (len(start.reserve) - 1))
+
+
 # ----- whole deals: lines replay, budgets are honest ----------------------------------------
 
 
