@@ -326,6 +326,52 @@ def test_clear_bound_counts_reserve_cards_that_can_never_leave(seed: int) -> Non
         assert spare <= cards - (3 * standing - (len(start.reserve) - 1))
 
 
+def test_clear_bound_knows_a_monster_takes_at_most_one_low_card_of_another_suit() -> None:
+    # Three low cards of other suits on the reserve under the jack of spades: its first two
+    # cards cannot both be worth 5 or less, and its third must be a spade, so only the top
+    # one can leave. A clear needs both hand cards; the bound says so.
+    start = ClearState(
+        variant="standard", seed=5, stream=60, piles=(("JS",), (), (), ()),
+        attack=((),) * 4, talon=(), hand=("10S", "9H", None), reserve=("5H", "4D", "3C"),
+        graveyard=tuple(m for m in monsters if m != "JS"),
+    )
+    assert exhaustive(CLEAR, start) == (12, 0)
+    assert plugin("clear").strategy.bound(start) == (12, 0)
+
+
+def clear_low_reserve(seed: int) -> ClearState:
+    """A late position with a long reserve of mostly low cards (worth 5 or less) over one
+    or two standing monsters, maybe one already struck."""
+    pick = random.Random(seed)
+    standing = pick.sample(monsters, pick.randint(1, 2))
+    piles: list[tuple[str, ...]] = [(), (), (), ()]
+    for monster in standing:
+        piles[pick.randrange(4)] += (monster,)
+    lows = [c for c in power_cards if VALUE[c] <= 5]
+    highs = [c for c in power_cards if VALUE[c] > 5]
+    pick.shuffle(lows)
+    pick.shuffle(highs)
+    attack: list[tuple[str, ...]] = [(), (), (), ()]
+    if pick.random() < 0.4:
+        attack[next(i for i, pile in enumerate(piles) if pile)] = (highs.pop(),)
+    reserve = [*lows[: pick.randint(2, 4)], *highs[: pick.randint(0, 1)]]
+    pick.shuffle(reserve)
+    rest = [*highs[2:], *lows[5:]]
+    pick.shuffle(rest)
+    held = pick.randint(1, 3)
+    return ClearState(
+        variant="standard", seed=seed, stream=60, piles=tuple(piles), attack=tuple(attack),
+        talon=tuple(rest[held : held + 3 * pick.randint(0, 1)]),
+        hand=(*rest[:held], *(None,) * (3 - held)), reserve=tuple(reserve),
+        graveyard=tuple(m for m in monsters if m not in standing),
+    )
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_clear_bound_never_underestimates_with_a_long_low_reserve(seed: int) -> None:
+    assert clear_best_checking_bound(clear_low_reserve(seed)) > 1
+
+
 # ----- whole deals: lines replay, budgets are honest ----------------------------------------
 
 
