@@ -12,9 +12,8 @@
   can take never leaves, nor does any card under it: they are leftovers of every win. Last
   in, first out, the cards that leave are a top run, and it must fit the monsters' slots:
   thirds by suit, and at most one card worth 5 or less among a monster's first two
-  (``_stuck``, ``_fits``). Without a win the
-  run ends stuck, with nothing to spare, after at best the cheapest monsters that the cards
-  and the suits allow.
+  (``_stuck``, ``_fits``). Without a win the run ends stuck, with nothing to spare, after
+  at best the cheapest monsters that the cards and the suits allow.
 - Order: a finishing card first, then the reserve's top card, then second and first attack
   cards (the weakest card that fits first), a move to the reserve last.
 """
