@@ -8,8 +8,12 @@
   to spare; and the cards kept for a spare of ``k`` include the last ``k // 3`` hands of
   the power deck, so the cards before them must finish every monster, order aside: enough
   cards, a third card of each monster's suit or a joker, and first and second cards that
-  add up to the monsters' power (``_can_finish``). Without a win the run ends stuck, with
-  nothing to spare, after at best the cheapest monsters that the cards and the suits allow.
+  add up to the monsters' power (``_can_finish``). A reserve card that no standing monster
+  can take never leaves, nor does any card under it: they are leftovers of every win. Last
+  in, first out, the cards that leave are a top run, and it must fit the monsters' slots:
+  thirds by suit, and at most one card worth 5 or less among a monster's first two
+  (``_stuck``, ``_fits``). Without a win the run ends stuck, with nothing to spare, after
+  at best the cheapest monsters that the cards and the suits allow.
 - Order: a finishing card first, then the reserve's top card, then second and first attack
   cards (the weakest card that fits first), a move to the reserve last.
 """
@@ -149,6 +153,11 @@ def _bound(
     held = [c for c in hand if c is not None]
     spare = len(talon) + len(held)
     needed = sum(costs)
+    # A reserve card no standing monster can ever take stays, and so does every card
+    # under it (last in, first out): a win keeps them all as leftovers.
+    stuck = _stuck(piles, attack, reserve)
+    if stuck:
+        reserve = reserve[stuck:]
     if spare + len(reserve) >= needed:
         # A win ends with the reserve's leftovers and ``spare_final`` cards of the hand
         # and power deck unused, among them the last ``spare_final // 3`` hands (the
@@ -177,6 +186,89 @@ def _bound(
     can = sum(min(n, have[suit]) for suit, n in thirds.items())
     can += min(have[_JOKER], sum(thirds.values()) - can)
     return (slain + min(falls, can, MONSTERS - slain - 1), 0)
+
+
+def _stuck(piles: Piles, attack: Piles, reserve: tuple[str, ...]) -> int:
+    """How many reserve cards, from the bottom, can never leave it.
+
+    Last in, first out: the cards that leave are a top run of the reserve, and each goes
+    onto a slot of a standing monster. Order aside, a run fits only if its cards fit the
+    slots (``_fits``); the longest run that fits leaves the rest below it for good.
+    """
+    if not reserve:
+        return 0
+    thirds = dict.fromkeys(SUITS, 0)
+    pairs = 0  # first and second slots
+    low: list[int] = []  # per slot that may take a card worth 5 or less: the least it takes
+    for pile, on in zip(piles, attack, strict=True):
+        for n, monster in enumerate(pile):
+            thirds[monster[-1]] += 1
+            if n < len(pile) - 1 or not on:
+                pairs += 2
+                low.append(POWER[monster] - 10)
+            elif len(on) == 1:
+                pairs += 1
+                least = POWER[monster] - VALUE[on[0]]
+                if least <= _LOW:
+                    low.append(least)
+    slots = (thirds, pairs, sorted(low))
+    if _fits(reserve, slots):
+        return 0
+    fit, unfit = 0, len(reserve)  # the longest top run known to fit, the shortest not
+    while unfit - fit > 1:
+        mid = (fit + unfit) // 2
+        if _fits(reserve[len(reserve) - mid :], slots):
+            fit = mid
+        else:
+            unfit = mid
+    return len(reserve) - fit
+
+
+_LOW = 5  # two cards worth 5 or less never reach a monster's power (11 and more) together
+
+
+def _fits(cards: tuple[str, ...], slots: tuple[dict[str, int], int, list[int]]) -> bool:
+    """Whether ``cards`` could all go onto distinct slots of the standing monsters: a third
+    slot takes a card of its monster's suit (or a joker), a first or second any card whose
+    value can still reach the power with its partner; and a monster's first two cards
+    cannot both be worth 5 or less. Each suit's lowest cards take its third slots (a lower
+    card fits fewer of the other slots), the rest need first or second slots: no more than
+    there are, and no more low ones worth ``v`` or less than slots that take them (Hall's
+    condition: those sets of slots are nested). Jokers take any slot left."""
+    thirds, pairs, low = slots
+    by_suit: dict[str, list[int]] = {}
+    jokers = 0
+    for c in cards:
+        suit = _SUIT_OF[c]
+        if suit == _JOKER:
+            jokers += 1
+        else:
+            by_suit.setdefault(suit, []).append(VALUE[c])
+    free = 0  # third slots left for jokers
+    paired: list[int] = []  # the low values that need a first or second slot
+    count = 0  # cards that need a first or second slot
+    for suit in SUITS:
+        values = by_suit.get(suit)
+        t = thirds[suit]
+        if not values:
+            free += t
+            continue
+        if len(values) <= t:
+            free += t - len(values)
+            continue
+        values.sort()
+        rest = values[t:]
+        count += len(rest)
+        paired.extend(v for v in rest if v <= _LOW)
+    if count > pairs:
+        return False
+    if paired:
+        paired.sort()
+        for n, v in enumerate(paired):
+            # the n+1 lowest need n+1 low slots that take a card worth v
+            if sum(1 for least in low if least <= v) <= n:
+                return False
+    return jokers <= pairs - count + free
 
 
 def _can_finish(

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rules import GAMES, plugin, replay
 from rules.clear.engine import CLEAR, POWER, VALUE, ClearState
 from rules.donsol.engine import DECK_SIZE, DONSOL, DonsolState
+from rules.search import Search
 from rules.solver import (
     Solution,
     best_along,
@@ -263,6 +264,114 @@ def test_clear_bound_is_never_below_the_best_of_any_late_position(seed: int) -> 
     assert checked > 1
 
 
+def clear_best_checking_bound(start: ClearState) -> int:
+    """Search every line from ``start``, asserting at each position that the strategy's
+    bound is at least the best final score reachable from it; the positions checked."""
+    strategy = plugin("clear").strategy
+    seen: dict[Any, tuple[int, ...]] = {}
+
+    def best(s: ClearState) -> tuple[int, ...]:
+        key = (s.piles, s.attack, s.talon, tuple(sorted(c for c in s.hand if c)), s.reserve)
+        if key in seen:
+            return seen[key]
+        moves = CLEAR.actions(s)
+        value = (
+            tuple(CLEAR.score(s)) if not moves else max(best(CLEAR.apply(s, a)) for a in moves)
+        )
+        assert strategy.bound(s) >= value, (s, strategy.bound(s), value)
+        seen[key] = value
+        return value
+
+    best(start)
+    return len(seen)
+
+
+def clear_stuck_reserve(seed: int) -> ClearState:
+    """A late position whose reserve holds, low down, cards that may never leave it: only
+    queens and kings stand, and an ace or a two of a suit none of them has lies under a
+    card or two that can still be played."""
+    pick = random.Random(seed)
+    standing = pick.sample([m for m in monsters if m[0] in "QK"], pick.randint(1, 2))
+    suits = {m[-1] for m in standing}
+    dead = [c for c in power_cards if VALUE[c] <= 2 and c not in ("BJ", "RJ")
+            and c[-1] not in suits and not (c[0] == "2" and any(m[0] == "Q" for m in standing))]
+    live = [c for c in power_cards if c not in dead and VALUE[c] >= 3]
+    pick.shuffle(live)
+    piles: list[tuple[str, ...]] = [(), (), (), ()]
+    for monster in standing:
+        piles[pick.randrange(4)] += (monster,)
+    reserve = (pick.choice(dead), *live[: pick.randint(0, 2)])
+    rest = live[3:]
+    held = pick.randint(1, 3)
+    dealt = 3 * pick.randint(0, 1)
+    return ClearState(
+        variant="standard", seed=seed, stream=60, piles=tuple(piles), attack=((),) * 4,
+        talon=tuple(rest[held : held + dealt]), hand=(*rest[:held], *(None,) * (3 - held)),
+        reserve=reserve, graveyard=tuple(m for m in monsters if m not in standing),
+    )
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_clear_bound_counts_reserve_cards_that_can_never_leave(seed: int) -> None:
+    # Admissible: never below the best reachable score, at every position on the way.
+    start = clear_stuck_reserve(seed)
+    assert clear_best_checking_bound(start) > 1
+    # And tighter than counting every reserve card as playable: a clear keeps the dead card
+    # and all under it, so the bound's spare cards are at most the cards left in the hand
+    # and the power deck, less the cards still needed beyond the reserve's live ones.
+    slain, spare = plugin("clear").strategy.bound(start)
+    standing = sum(len(p) for p in start.piles)
+    cards = len(start.talon) + sum(c is not None for c in start.hand)
+    if slain == 12:
+        assert spare <= cards - (3 * standing - (len(start.reserve) - 1))
+
+
+def test_clear_bound_knows_a_monster_takes_at_most_one_low_card_of_another_suit() -> None:
+    # Three low cards of other suits on the reserve under the jack of spades: its first two
+    # cards cannot both be worth 5 or less, and its third must be a spade, so only the top
+    # one can leave. A clear needs both hand cards; the bound says so.
+    start = ClearState(
+        variant="standard", seed=5, stream=60, piles=(("JS",), (), (), ()),
+        attack=((),) * 4, talon=(), hand=("10S", "9H", None), reserve=("5H", "4D", "3C"),
+        graveyard=tuple(m for m in monsters if m != "JS"),
+    )
+    assert exhaustive(CLEAR, start) == (12, 0)
+    assert plugin("clear").strategy.bound(start) == (12, 0)
+
+
+def clear_low_reserve(seed: int) -> ClearState:
+    """A late position with a long reserve of mostly low cards (worth 5 or less) over one
+    or two standing monsters, maybe one already struck."""
+    pick = random.Random(seed)
+    standing = pick.sample(monsters, pick.randint(1, 2))
+    piles: list[tuple[str, ...]] = [(), (), (), ()]
+    for monster in standing:
+        piles[pick.randrange(4)] += (monster,)
+    lows = [c for c in power_cards if VALUE[c] <= 5]
+    highs = [c for c in power_cards if VALUE[c] > 5]
+    pick.shuffle(lows)
+    pick.shuffle(highs)
+    attack: list[tuple[str, ...]] = [(), (), (), ()]
+    if pick.random() < 0.4:
+        attack[next(i for i, pile in enumerate(piles) if pile)] = (highs.pop(),)
+    reserve = [*lows[: pick.randint(2, 4)], *highs[: pick.randint(0, 1)]]
+    pick.shuffle(reserve)
+    rest = [*highs[2:], *lows[5:]]
+    pick.shuffle(rest)
+    held = pick.randint(1, 3)
+    return ClearState(
+        variant="standard", seed=seed, stream=60, piles=tuple(piles), attack=tuple(attack),
+        talon=tuple(rest[held : held + 3 * pick.randint(0, 1)]),
+        hand=(*rest[:held], *(None,) * (3 - held)), reserve=tuple(reserve),
+        graveyard=tuple(m for m in monsters if m not in standing),
+    )
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_clear_bound_never_underestimates_with_a_long_low_reserve(seed: int) -> None:
+    assert clear_best_checking_bound(clear_low_reserve(seed)) > 1
+
+
 # ----- whole deals: lines replay, budgets are honest ----------------------------------------
 
 
@@ -379,3 +488,26 @@ def test_best_along_never_rises_and_every_step_line_replays() -> None:
     assert steps[-1].exact and steps[-1].score == game.score(state)
     for i, step in enumerate(steps):
         check_line("clear", replay("clear", None, 77, played[:i]), step)
+
+
+def test_probing_dives_build_only_the_moves_they_look_at() -> None:
+    # A probing dive takes the first move, or with a small chance passes over it: building
+    # every child of each state on the way cost a dive step ten times a search node.
+    base = plugin("clear").strategy
+    built = 0
+
+    class Counting:
+        game = base.game
+        probe = (50, 0.2, 0.5)  # half the budget: the dives stop before it runs out
+        key, bound, bound_text = base.key, base.bound, base.bound_text
+
+        def children(self, state: Any) -> Iterator[tuple[str, Any]]:
+            nonlocal built
+            for move in base.children(state):
+                built += 1
+                yield move
+
+    search = Search(CLEAR, Counting(), budget_nodes=2_000)
+    search._probe(CLEAR.new(4))
+    assert search.nodes > 100
+    assert built < 2.5 * search.nodes
