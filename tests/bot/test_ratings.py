@@ -101,12 +101,15 @@ async def test_the_operator_rates_and_recomputes_from_the_command_line(tmp_path:
     assert rated.returncode == 0, rated.stderr
     iso = day.date().isoformat()
     assert f"clear standard: 1 days rated, {iso} to {iso}" in rated.stdout
+    tables = ("SELECT * FROM ratings ORDER BY owner_id",
+              "SELECT * FROM rating_history ORDER BY owner_id, day")
     with sqlite3.connect(path) as conn:
-        before = conn.execute("SELECT * FROM ratings ORDER BY owner_id").fetchall()
-    assert len(before) == 3
+        before = [conn.execute(sql).fetchall() for sql in tables]
+    assert len(before[0]) == 3
+    assert [row[2:4] for row in before[1]] == [(user, iso) for user in (1, 2, 3)]
     rebuilt = run_bot(tmp_path, "ratings", "--recompute")
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert f"clear standard: 1 days rebuilt, {iso} to {iso}" in rebuilt.stdout
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT * FROM ratings ORDER BY owner_id").fetchall() == before
+        assert [conn.execute(sql).fetchall() for sql in tables] == before
     assert "No closed day to rate." in run_bot(tmp_path, "ratings").stdout
