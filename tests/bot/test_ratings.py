@@ -70,7 +70,10 @@ async def test_the_rating_board_and_stats_after_a_closed_day(world, clock, error
     (mine,) = await world.core.ratings.of_player(world.alice.id, "tomb")
     stats = (await world.slash(world.alice, "stats", game="tomb")).response
     (field,) = stats.embeds[0].fields
-    assert f"Rating: **{mine.rating}** (standard, provisional, 1 of 10 days)" in field.value
+    assert mine.rating != 1000  # a first rated day, this month: its change from 1000
+    change = f"{'▲' if mine.rating > 1000 else '▼'} {abs(mine.rating - 1000)} this month"
+    assert (f"Rating: **{mine.rating}** {change} (standard, provisional, 1 of 10 days)"
+            in field.value)
     assert "Freezes held: **0** of 2 · days frozen: 0" in field.value
 
 
