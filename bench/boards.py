@@ -61,11 +61,13 @@ from core import Core
 from core.clock import timestamp
 from core.daily import closes_at
 from core.rankings import DISCORD_EPOCH_MS, PAGE_SIZE, max_owner_id, month_of, week_of
+from core.ratings import _apply_tx as apply_day
+from core.ratings import members_of, rate_results
 from core.settings import MIN_ACCOUNT_AGE
 from core.skill import competition_ranks, rate_day
 from rules import GAMES, Game
 from rules.deal import daily_seed
-from store.base import BoardFilter, PeriodFilter
+from store.base import BoardFilter, DayResult, PeriodFilter
 from store.boards import board_params, board_statements, period_params, period_statements
 from store.dialect import Query
 from store.ratings import RATING_STATEMENTS
@@ -600,6 +602,8 @@ class Samples:
     server_sizes: dict[tuple[int, str, str, str], int] = field(default_factory=dict)
     #: Their month board sizes, by (server, game, variant), of the last day's month.
     server_months: dict[tuple[int, str, str], int] = field(default_factory=dict)
+    rating_size: int = 0  # the big board's rated players
+    rating_server: tuple[int, int] = (0, 0)  # the big board's largest server: (id, members)
 
 
 def samples(path: Path, rng: random.Random, count: int) -> Samples:
@@ -634,6 +638,12 @@ def samples(path: Path, rng: random.Random, count: int) -> Samples:
                     "SELECT coalesce(sum(n), 0) FROM period_counts WHERE span = 'month' AND "
                     "first = ? AND game = ? AND variant = ? AND guild_id = ?",
                     (month_of(days[-1])[0], game, variant, guild)).fetchone()[0])
+        # What the rating boards' last-page buttons ask for: their sizes.
+        rating_size = conn.execute("SELECT count(*) FROM ratings WHERE game = ? AND variant = ?",
+                                   tuple(big)).fetchone()[0]
+        server = conn.execute(
+            "SELECT guild_id, count(*) FROM rating_members WHERE game = ? AND variant = ? "
+            "GROUP BY guild_id ORDER BY count(*) DESC LIMIT 1", tuple(big)).fetchone()
     finally:
         conn.close()
     return Samples(
@@ -642,6 +652,8 @@ def samples(path: Path, rng: random.Random, count: int) -> Samples:
         players=[(row[0], row[1]) for row in rows],
         runs=[tuple(row) for row in rows], period_sizes=periods, server_sizes=servers,
         server_months=months,
+        rating_size=int(rating_size),
+        rating_server=(int(server[0]), int(server[1])) if server else (0, 0),
     )
 
 
@@ -705,6 +717,15 @@ def cases(s: Samples) -> list[Case]:
     async def ratings_global(core: Core, rng: random.Random) -> Any:
         return await core.ratings.board(game, variant, viewer_id=rng.choice(s.runs)[0])
 
+    async def ratings_global_last(core: Core, rng: random.Random) -> Any:
+        return await core.ratings.board(game, variant, page=last_page(s.rating_size),
+                                        viewer_id=rng.choice(s.runs)[0])
+
+    async def ratings_server_last(core: Core, rng: random.Random) -> Any:
+        guild, size = s.rating_server
+        return await core.ratings.board(game, variant, guild_id=guild, page=last_page(size),
+                                        viewer_id=rng.choice(s.runs)[0])
+
     async def ratings_server(core: Core, rng: random.Random) -> Any:
         owner, game_, variant_, _, guild = rng.choice([r for r in s.runs if r[4] is not None])
         return await core.ratings.board(game_, variant_, guild_id=guild, viewer_id=owner)
@@ -729,7 +750,10 @@ def cases(s: Samples) -> list[Case]:
         Case("server month board (any game)", month_server),
         Case("server month board, last page (any game)", month_server_last),
         Case(f"global rating board, page 1 ({game} {variant})", ratings_global),
+        Case(f"global rating board, last page ({game} {variant})", ratings_global_last),
         Case("server rating board (any game)", ratings_server),
+        Case(f"largest server's rating board, last page ({game} {variant}, "
+             f"{s.rating_server[1]:,} players)", ratings_server_last),
         Case("player record: stats, streaks, 14 days", record),
         Case("player standing: server + global line", standing),
     ]
@@ -986,10 +1010,13 @@ async def main(args: argparse.Namespace) -> int:
 
         rating = await rate_all(path)
         synthetic = rate_synthetic(args.rate_players, rng)
+        made = await rate_made_day(args.rate_players, Path(folder), rng)
         print(f"\nratings: {rating.days} board-days rated in {rating.seconds:.1f} s "
               f"({rating.cpu:.1f} s CPU in this process), the largest "
               f"{rating.largest:,} players; a synthetic day of {args.rate_players:,} players "
-              f"rated in {synthetic:.2f} s CPU (core.skill.rate_day, one core)")
+              f"rated in {synthetic:.2f} s CPU (core.skill.rate_day, one core); a made day "
+              f"through core.ratings: {made.rate_cpu:.2f} s CPU rating it, its write "
+              f"{made.write_cpu:.2f} s CPU ({made.write_seconds:.2f} s)")
         s = samples(path, rng, args.calls)
         target = p99_target(count_runs(path))
         if args.postgres:
@@ -1029,7 +1056,10 @@ async def main(args: argparse.Namespace) -> int:
                   f"{rating.largest:,} players) | {rating.seconds:.1f} s "
                   f"({rating.cpu:.1f} s CPU) |")
         print(f"| rating a day of {args.rate_players:,} players (CPU, one core) | "
-              f"{synthetic:.2f} s |\n")
+              f"{synthetic:.2f} s |")
+        print(f"| the same through core.ratings (rate_results + the day's write: ratings, "
+              f"history, memberships) | {made.rate_cpu:.2f} s + {made.write_cpu:.2f} s CPU "
+              f"({made.write_seconds:.2f} s wall) |\n")
         print(f"| call ({runs:,} runs; load average {load_average()} on {os.cpu_count()} cores)"
               " | cold | p50 | p95 | p99 | CPU p50 | CPU p99 | p99 before ANALYZE |")
         print("|---|---|---|---|---|---|---|---|")
@@ -1125,6 +1155,41 @@ def rate_synthetic(players: int, rng: random.Random) -> float:
     start = time.process_time()
     rate_day(before, ranks)
     return time.process_time() - start
+
+
+@dataclass(frozen=True)
+class MadeDay:
+    """CPU seconds of rating a made day through ``core.ratings``: the new ratings
+    (``rate_results``, what the pass runs off the event loop) and the day's write (the
+    pass's own transaction: the claim, the ratings, their history, the memberships)."""
+
+    players: int
+    rate_cpu: float
+    write_cpu: float
+    write_seconds: float
+
+
+async def rate_made_day(players: int, folder: Path, rng: random.Random) -> MadeDay:
+    """A day of ``players`` ranked dailies (half of them rated before, with random ratings;
+    ties as often as real scores tie; most played in one of 1,000 servers), on a new file."""
+    results = sorted(
+        (DayResult(owner_id=10_000_000 + k, score_key=f"{rng.randrange(players // 4):08d}",
+                   guild_id=rng.randrange(1, 1_001) if rng.random() > DM_SHARE else None,
+                   mu=rng.uniform(15, 35) if k % 2 else None,
+                   sigma=rng.uniform(1, 25 / 3) if k % 2 else None, days=5 if k % 2 else 0)
+         for k in range(players)),
+        key=lambda r: (r.score_key, -r.owner_id), reverse=True,
+    )
+    day = FIRST_DAY.isoformat()
+    start = time.process_time()
+    rows = rate_results("donsol", "normal", day, results)
+    rate_cpu = time.process_time() - start
+    async with await Core.open(folder / "made-day.sqlite3", daily_secret=SECRET) as core:
+        start, cpu = time.perf_counter(), time.process_time()
+        await core.store.write(apply_day, "donsol", "normal", day, None, rows,
+                               members_of(results), timestamp(datetime.now(UTC)))
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return MadeDay(players, rate_cpu, cpu, seconds)
 
 
 def count_runs(path: Path) -> int:

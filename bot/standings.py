@@ -371,15 +371,25 @@ def freeze_line(record: GameRecord) -> str:
             f"{len(record.frozen)}")
 
 
+def month_trend(change: int | None) -> str:
+    """`` ▲ 56 this month`` (or ▼, or unchanged); nothing without a rated day this month."""
+    if change is None:
+        return ""
+    if change == 0:
+        return " unchanged this month"
+    return f" {'▲' if change > 0 else '▼'} {abs(change)} this month"
+
+
 def rating_line(ratings: list[PlayerRating] | None) -> str | None:
-    """``Rating: **1234** (standard, 12 days) · hard 1010 (provisional, 3 of 10 days)``."""
+    """``Rating: **1234** ▲ 56 this month (standard, 12 days) · **1010** (hard,
+    provisional, 3 of 10 days)``."""
     if not ratings:
         return None
     parts = []
     for r in ratings:
         note = (f"provisional, {r.days} of {ESTABLISHED_DAYS} days" if r.provisional
                 else f"{r.days} days")
-        parts.append(f"**{r.rating}** ({r.variant}, {note})")
+        parts.append(f"**{r.rating}**{month_trend(r.month_change)} ({r.variant}, {note})")
     return "Rating: " + " · ".join(parts)
 
 

@@ -21,7 +21,7 @@ figures.
   ``interactive`` worker when asked for (``/replay``, ``/stats day:``); ``/daily`` never
   waits for it.
 - **The stats card's figures**: every finished daily's stat part (the histogram), the last
-  :data:`CARD_WEEKS` weeks of days played, frozen or missed, and the ratings.
+  :data:`CARD_WEEKS` weeks of days played, frozen or missed, and the ratings with their trend.
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ class CardFigures:
     def key(self) -> tuple[Any, ...]:
         """What the picture depends on (the cache's key)."""
         return (self.game, self.unit, tuple(self.points), tuple(self.calendar),
-                tuple((r.variant, r.rating, r.days) for r in self.ratings))
+                tuple((r.variant, r.rating, r.days, r.trend) for r in self.ratings))
 
 
 class LookBacks:

@@ -17,6 +17,10 @@ it, and a claim that finds another day rated since rolls the whole day back.
 rating change), in memory, and replaces the stored ones in one transaction; it gives the
 same numbers as the passes did (a test checks it), since both apply :func:`rate_results` to
 the same boards in the same order.
+
+Each rated day also keeps every one of its players' new ratings (``rating_history``, in the
+same transaction, and rebuilt by a recompute): a player's trend over the last
+:data:`TREND_DAYS` days, and the change since the month began, come from it.
 """
 
 from __future__ import annotations
@@ -24,14 +28,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 from core.checks import check_game, check_id, check_variant
 from core.context import Context
 from core.daily import Daily, closes_at
 from core.rankings import PAGE_SIZE, max_owner_id
 from core.settings import GuildSettings
-from core.skill import ESTABLISHED_DAYS, NEW, competition_ranks, rate_day, shown
+from core.skill import ESTABLISHED_DAYS, NEW, SCALE_BASE, competition_ranks, rate_day, shown
 from rules import GAMES
 from store import singleton
 from store.base import Conflict, DayResult, RatingFilter, RatingLine, RatingRow, Tx
@@ -39,6 +43,8 @@ from store.base import Conflict, DayResult, RatingFilter, RatingLine, RatingRow,
 log = logging.getLogger(__name__)
 
 LOCK = "rate-days"
+#: How far back a player's rating trend goes (the stats card's 12 weeks), in days.
+TREND_DAYS = 84
 
 
 @dataclass(frozen=True)
@@ -53,11 +59,15 @@ class RatedDay:
 
 @dataclass(frozen=True)
 class PlayerRating:
-    """A player's rating in one variant of a game, for ``/stats``."""
+    """A player's rating in one variant of a game, for ``/stats``: with its trend, the
+    rating after each rated day of the last :data:`TREND_DAYS` (oldest first), and its
+    change since the month began (None: no rated day this month)."""
 
     variant: str
     rating: int
     days: int
+    trend: tuple[tuple[str, int], ...] = ()
+    month_change: int | None = None
 
     @property
     def provisional(self) -> bool:
@@ -164,6 +174,7 @@ class Ratings:
     async def _rebuild(self, game: str, variant: str, now: datetime) -> list[RatedDay]:
         store = self._ctx.store
         ratings: dict[int, RatingRow] = {}
+        history: list[RatingRow] = []
         members: set[tuple[int, int]] = set()
         days: list[RatedDay] = []
         after = ""
@@ -174,21 +185,31 @@ class Ratings:
             results = await store.read(_results_tx, game, variant, day)
             rows = await asyncio.to_thread(rate_results, game, variant, day, results, ratings)
             ratings.update((row.owner_id, row) for row in rows)
+            history += rows
             members |= members_of(results)
             days.append(RatedDay(game, variant, day, len(rows)))
             after = day
-        await store.write(_replace_tx, game, variant, days, list(ratings.values()), members,
-                          self._ctx.now())
+        await store.write(_replace_tx, game, variant, days, list(ratings.values()), history,
+                          members, self._ctx.now())
         return days
 
     async def of_player(self, user_id: int, game: str) -> list[PlayerRating]:
-        """The player's rating in each variant of ``game`` they were rated in."""
+        """The player's rating in each variant of ``game`` they were rated in, with its trend
+        and its change this month."""
         engine = check_game(game)
-        rows = await self._ctx.store.read(
-            _player_tx, check_id(user_id, "user"), engine.key, list(engine.variants),
-            replica=True,
+        today = date.fromisoformat(self._ctx.today())
+        since = (today - timedelta(days=TREND_DAYS - 1)).isoformat()
+        month = today.replace(day=1).isoformat()
+        found = await self._ctx.store.read(
+            _player_tx, check_id(user_id, "user"), engine.key, list(engine.variants), since,
+            month, replica=True,
         )
-        return [PlayerRating(row.variant, row.rating, row.days) for row in rows]
+        return [
+            PlayerRating(row.variant, row.rating, row.days, tuple(trend),
+                         None if row.last_day < month
+                         else row.rating - (SCALE_BASE if before is None else before))
+            for row, trend, before in found
+        ]
 
     async def board(
         self,
@@ -243,12 +264,13 @@ def _apply_tx(
 ) -> None:
     tx.mark_rated(game, variant, day, previous, len(rows), at)
     tx.put_ratings(rows)
+    tx.put_history(rows)
     tx.add_members(game, variant, members)
 
 
 def _replace_tx(
     tx: Tx, game: str, variant: str, days: list[RatedDay], rows: list[RatingRow],
-    members: set[tuple[int, int]], at: str,
+    history: list[RatingRow], members: set[tuple[int, int]], at: str,
 ) -> None:
     tx.forget_ratings(game, variant)
     previous = None
@@ -256,12 +278,21 @@ def _replace_tx(
         tx.mark_rated(game, variant, day.day, previous, day.players, at)
         previous = day.day
     tx.put_ratings(rows)
+    tx.put_history(history)
     tx.add_members(game, variant, members)
 
 
-def _player_tx(tx: Tx, user_id: int, game: str, variants: list[str]) -> list[RatingRow]:
+def _player_tx(
+    tx: Tx, user_id: int, game: str, variants: list[str], since: str, month: str
+) -> list[tuple[RatingRow, list[tuple[str, int]], int | None]]:
+    """Each rated variant's rating, its history from ``since`` and its rating before
+    ``month`` (the month's first day)."""
     rows = (tx.rating(game, variant, user_id) for variant in variants)
-    return [row for row in rows if row is not None]
+    return [
+        (row, tx.rating_history(game, row.variant, user_id, since),
+         tx.rating_before(game, row.variant, user_id, month))
+        for row in rows if row is not None
+    ]
 
 
 def _board_tx(

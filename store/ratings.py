@@ -10,6 +10,10 @@ the page's first and last rating from the index, a count of the players above, t
 Everyone's board walks ``ratings_board``; a server's walks ``rating_members_board``, its
 members' rows, which carry each member's rating (written with the rating, in the same
 transaction: :meth:`RatingsSql.put_ratings`), so neither reads or sorts a whole board.
+
+``rating_history`` (migration 0012) keeps each player's rating after every rated day they
+played, written by :meth:`RatingsSql.put_history` in the transaction that rates the day: a
+player's trend reads it by its key.
 """
 
 from __future__ import annotations
@@ -81,6 +85,11 @@ class Ratings(Protocol):
         self, game: str, variant: str, day: str, previous: str | None, players: int, at: str
     ) -> None: ...
     def put_ratings(self, rows: list[RatingRow]) -> None: ...
+    def put_history(self, rows: list[RatingRow]) -> None: ...
+    def rating_history(
+        self, game: str, variant: str, owner_id: int, since: str
+    ) -> list[tuple[str, int]]: ...
+    def rating_before(self, game: str, variant: str, owner_id: int, day: str) -> int | None: ...
     def add_members(self, game: str, variant: str, members: set[tuple[int, int]]) -> None: ...
     def forget_ratings(self, game: str, variant: str) -> None: ...
     def rating(self, game: str, variant: str, owner_id: int) -> RatingRow | None: ...
@@ -132,9 +141,25 @@ INSERT_MEMBER = Query.both("""
     WHERE r.game = {game} AND r.variant = {variant} AND r.owner_id = {owner_id}
     ON CONFLICT DO NOTHING
 """)
+#: A player's rating after one rated day (each row's ``last_day``); the day's claim in
+#: rated_days, made first in the same write, makes it once.
+INSERT_HISTORY = Query.both("""
+    INSERT INTO rating_history (game, variant, owner_id, day, mu, sigma, rating)
+    VALUES ({game}, {variant}, {owner_id}, {last_day}, {mu}, {sigma}, {rating})
+""")
+SELECT_HISTORY = Query.both("""
+    SELECT day, rating FROM rating_history
+    WHERE game = {game} AND variant = {variant} AND owner_id = {owner_id} AND day >= {since}
+    ORDER BY day
+""")
+SELECT_RATING_BEFORE = Query.both("""
+    SELECT rating FROM rating_history
+    WHERE game = {game} AND variant = {variant} AND owner_id = {owner_id} AND day < {day}
+    ORDER BY day DESC LIMIT 1
+""")
 FORGET = tuple(
     Query.both(f"DELETE FROM {table} WHERE game = {{game}} AND variant = {{variant}}")
-    for table in ("ratings", "rated_days", "rating_members")
+    for table in ("ratings", "rated_days", "rating_members", "rating_history")
 )
 _COLUMNS = "game, variant, owner_id, mu, sigma, rating, days, last_day"
 SELECT_RATING = Query.both(f"""
@@ -268,6 +293,28 @@ class RatingsSql:
             })
             self.db.change(UPDATE_MEMBER_RATING, {"game": r.game, "variant": r.variant,
                                                   "owner_id": r.owner_id, "rating": r.rating})
+
+    def put_history(self, rows: list[RatingRow]) -> None:
+        """Each row's rating as it stood after its ``last_day`` (the day just rated)."""
+        for r in rows:
+            self.db.change(INSERT_HISTORY, {
+                "game": r.game, "variant": r.variant, "owner_id": r.owner_id,
+                "last_day": r.last_day, "mu": r.mu, "sigma": r.sigma, "rating": r.rating,
+            })
+
+    def rating_history(
+        self, game: str, variant: str, owner_id: int, since: str
+    ) -> list[tuple[str, int]]:
+        """``(day, rating)`` after each rated day of the player's from ``since``, oldest first."""
+        rows = self.db.all(SELECT_HISTORY, {"game": game, "variant": variant,
+                                            "owner_id": owner_id, "since": since})
+        return [(row["day"], int(row["rating"])) for row in rows]
+
+    def rating_before(self, game: str, variant: str, owner_id: int, day: str) -> int | None:
+        """The player's rating as it stood before ``day`` (None: not rated before it)."""
+        row = self.db.one(SELECT_RATING_BEFORE, {"game": game, "variant": variant,
+                                                 "owner_id": owner_id, "day": day})
+        return None if row is None else int(row["rating"])
 
     def add_members(self, game: str, variant: str, members: set[tuple[int, int]]) -> None:
         for guild_id, owner_id in sorted(members):

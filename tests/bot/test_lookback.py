@@ -135,7 +135,7 @@ async def test_stats_has_a_card_with_pictures_on_and_none_with_them_off(
     (attachment,) = shown.attachments
     png = await attachment.read()
     with Image.open(io.BytesIO(png)) as image:
-        assert image.size == (stats_card.WIDTH, 16 + 168 + 16)
+        assert image.size == (stats_card.WIDTH, 16 + stats_card.SECTION_H + 16)
         assert len(image.getcolors(maxcolors=100_000)) > 5  # not blank
     assert len(stats_card.CACHE) == 1
     again = (await world.slash(world.alice, "stats", game="donsol")).response

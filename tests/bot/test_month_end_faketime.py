@@ -3,7 +3,8 @@
 clock and watches 01:00 pass (``tests/bot/month_end_process.py``). What a server must see:
 the month board open, then final; the champions posted once per server (and the daily post
 once) by the bot's own loops; the champion role moved from November's holder to December's
-champion; a freeze used on the day a player missed (❄️ in /stats).
+champion; a freeze used on the day a player missed (❄️ in /stats); the 31st's look back
+on a player's /daily only after 01:00 (absent at 00:59, there at 01:01).
 
 libfaketime is Debian's ``libfaketime`` (.ci/run installs it); without it the test is
 skipped, unless ``REQUIRE_FAKETIME=1`` (as in CI) makes that a failure.
@@ -64,4 +65,10 @@ def test_the_month_closes_once_on_the_system_clock(libfaketime: Path, tmp_path: 
     # carol played the 23rd to the 30th (a freeze earned on the 7th day) and missed the 31st.
     assert seen["carol_record"] == {"current": 8, "freezes": 0, "frozen": ["2026-12-31"]}
     assert "days frozen: 1" in seen["carol_stats"] and "❄️" in seen["carol_stats"]
+    # The day's look back: fay's /daily at 00:59 opens without the 31st's (not closed yet:
+    # par would spoil the deal), at 01:01 with it.
+    assert "2027-01-01T00:59" in seen["before_at"]
+    assert "Yesterday:" not in seen["daily_before"]
+    assert "2027-01-01T01:01" in seen["daily_after_at"]
+    assert "Yesterday: par not solved yet" in seen["daily_after"]
     assert "Traceback" not in log

@@ -70,7 +70,10 @@ async def test_the_rating_board_and_stats_after_a_closed_day(world, clock, error
     (mine,) = await world.core.ratings.of_player(world.alice.id, "tomb")
     stats = (await world.slash(world.alice, "stats", game="tomb")).response
     (field,) = stats.embeds[0].fields
-    assert f"Rating: **{mine.rating}** (standard, provisional, 1 of 10 days)" in field.value
+    assert mine.rating != 1000  # a first rated day, this month: its change from 1000
+    change = f"{'▲' if mine.rating > 1000 else '▼'} {abs(mine.rating - 1000)} this month"
+    assert (f"Rating: **{mine.rating}** {change} (standard, provisional, 1 of 10 days)"
+            in field.value)
     assert "Freezes held: **0** of 2 · days frozen: 0" in field.value
 
 
@@ -101,12 +104,15 @@ async def test_the_operator_rates_and_recomputes_from_the_command_line(tmp_path:
     assert rated.returncode == 0, rated.stderr
     iso = day.date().isoformat()
     assert f"clear standard: 1 days rated, {iso} to {iso}" in rated.stdout
+    tables = ("SELECT * FROM ratings ORDER BY owner_id",
+              "SELECT * FROM rating_history ORDER BY owner_id, day")
     with sqlite3.connect(path) as conn:
-        before = conn.execute("SELECT * FROM ratings ORDER BY owner_id").fetchall()
-    assert len(before) == 3
+        before = [conn.execute(sql).fetchall() for sql in tables]
+    assert len(before[0]) == 3
+    assert [row[2:4] for row in before[1]] == [(user, iso) for user in (1, 2, 3)]
     rebuilt = run_bot(tmp_path, "ratings", "--recompute")
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert f"clear standard: 1 days rebuilt, {iso} to {iso}" in rebuilt.stdout
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT * FROM ratings ORDER BY owner_id").fetchall() == before
+        assert [conn.execute(sql).fetchall() for sql in tables] == before
     assert "No closed day to rate." in run_bot(tmp_path, "ratings").stdout

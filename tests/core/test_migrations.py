@@ -127,3 +127,24 @@ def test_python_m_bot_migrate_prints_the_version(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         assert f"schema version {LATEST}" in done.stdout
     assert query(path, "PRAGMA user_version") == [(LATEST,)]
+
+
+async def test_version_11_starts_each_rated_players_history_at_their_last_rated_day(
+    tmp_path: Path, db_path: Path
+) -> None:
+    """A file rated before rating_history existed: each player's one known point, their
+    rating after their last rated day, is kept as it stood."""
+    older = tmp_path / "migrations"
+    older.mkdir()
+    for migration in sorted(MIGRATIONS.glob("*.sql")):
+        if int(migration.name[:4]) <= 10:
+            (older / migration.name).write_text(migration.read_text(encoding="utf-8"),
+                                                encoding="utf-8")
+    assert await migrate(db_path, older) == 10
+    execute(db_path, "INSERT INTO ratings VALUES ('tomb', 'standard', 5, 27.5, 6.1, 1368, 3, "
+            "'2026-12-03'), ('clear', 'standard', 6, 24.0, 7.9, 1012, 1, '2026-12-01')")
+    assert await migrate(db_path) == LATEST
+    assert query(db_path, "SELECT * FROM rating_history ORDER BY owner_id") == [
+        ("tomb", "standard", 5, "2026-12-03", 27.5, 6.1, 1368),
+        ("clear", "standard", 6, "2026-12-01", 24.0, 7.9, 1012),
+    ]

@@ -118,12 +118,53 @@ async def test_a_recompute_from_the_stored_boards_gives_the_same_ratings(
             "ORDER BY owner_id"
     members = "SELECT * FROM rating_members ORDER BY guild_id, owner_id"
     days = "SELECT game, variant, day, players FROM rated_days ORDER BY day"
-    before = (query(db_path, table), query(db_path, members), query(db_path, days))
+    history = "SELECT * FROM rating_history ORDER BY owner_id, day"
+    tables = (table, members, days, history)
+    before = tuple(query(db_path, sql) for sql in tables)
     assert len(before[2]) == 4 and len(before[0]) == 4
+    # One history row per player and rated day played: as many as the days' players.
+    assert len(before[3]) == sum(row[3] for row in before[2])
+    # Each player's last history row is their rating now.
+    last = {row[2]: row for row in before[3]}
+    assert [(o, d, m, s, r) for _, _, o, m, s, r, _, d in before[0]] == [
+        (o, row[3], row[4], row[5], row[6]) for o, row in sorted(last.items())
+    ]
 
     rebuilt = await core.ratings.recompute(closes_at(DAY3) + timedelta(days=2))
     assert [r.day for r in rebuilt] == [row[2] for row in before[2]]
-    assert (query(db_path, table), query(db_path, members), query(db_path, days)) == before
+    assert tuple(query(db_path, sql) for sql in tables) == before
+
+
+async def test_a_players_trend_and_change_this_month_come_from_each_rated_day(
+    core: Core, clock: Clock, db_path: Path
+) -> None:
+    """Alice is rated on Nov 30, Dec 1 and Dec 3: her trend holds the three ratings, her
+    change this month is from Nov 30's rating; a rated day is kept once though the pass runs
+    again."""
+    nov30 = "2026-11-30"
+    for day in (nov30, DAY1, DAY3):
+        await play_day(core, clock, day, {ALICE: 1, BOB: None, CAROL: 4})
+        await core.ratings.run_due(closes_at(day))
+        await core.ratings.run_due(closes_at(day) + timedelta(hours=3))
+    rows = query(db_path, "SELECT day, rating FROM rating_history WHERE owner_id = ? "
+                 "ORDER BY day", (ALICE,))
+    assert [day for day, _ in rows] == [nov30, DAY1, DAY3]
+    clock.now = noon("2026-12-04")
+    (mine,) = await core.ratings.of_player(ALICE, "tomb")
+    assert mine.trend == tuple(rows) and mine.rating == rows[-1][1]
+    assert mine.month_change == rows[-1][1] - rows[0][1]
+    clock.now = noon("2027-01-02")  # nothing rated in January yet
+    (mine,) = await core.ratings.of_player(ALICE, "tomb")
+    assert mine.month_change is None and len(mine.trend) == 3
+    clock.now = noon("2027-02-24")  # the last 84 days start on Dec 3: Nov 30, Dec 1 left
+    (mine,) = await core.ratings.of_player(ALICE, "tomb")
+    assert [day for day, _ in mine.trend] == [DAY3]
+    # Dave's first rated day is this month: his change is from a new player's 1000.
+    await play_day(core, clock, "2027-02-24", {DAVE: 2, BOB: None})
+    await core.ratings.run_due(closes_at("2027-02-24"))
+    clock.now = noon("2027-02-25")
+    (his,) = await core.ratings.of_player(DAVE, "tomb")
+    assert his.month_change == his.rating - 1000 and his.trend == (("2027-02-24", his.rating),)
 
 
 async def test_the_rating_board_ranks_everyone_or_a_servers_players(

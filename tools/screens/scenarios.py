@@ -307,11 +307,13 @@ async def story(s: Story) -> None:
                  "/play offers to resume the unfinished Donsol run or to abandon it.",
                  offer, user="alice", command="play")
 
+    await s.bot.core.ratings.run_due(s.clock.now)  # Thursday's and Friday's boards rated
     stats = (await s.slash(alice, "stats")).response
     await s.keep("stats", "/stats", "alice's record: runs, wins, best scores and streaks; the "
-                 "strip starts at her first daily, a week a row; and her card: a histogram of "
-                 "her daily scores, her last 12 weeks of days played, frozen or missed, and her "
-                 "rating.", stats, user="alice", command="stats")
+                 "strip starts at her first daily, a week a row; her rating from Thursday's and "
+                 "Friday's boards and its change this month; and her card: a histogram of her "
+                 "daily scores, her last 12 weeks of days played, frozen or missed, and her "
+                 "rating's trend.", stats, user="alice", command="stats")
     shown = (await s.slash(alice, "help")).response
     await s.keep("help", "/help", "A short introduction and the topics to open, privately.",
                  shown, user="alice", command="help")
