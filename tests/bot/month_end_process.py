@@ -37,10 +37,6 @@ WATCH_UNTIL = datetime(2027, 1, 1, 1, 1, 30, tzinfo=UTC)
 #: fay's first /daily waits for this (a minute before the 31st closes).
 BEFORE_CLOSE = datetime(2027, 1, 1, 0, 59, tzinfo=UTC)
 
-#: How long simcord waits for the bot to settle after each step (its default is 5 s): the
-#: bot's own loops run beside it, which on a busy machine takes longer, and the faked clock
-#: runs ten times fast (300 s on it are 30 s).
-SETTLE_TIMEOUT = 300.0
 
 
 async def play_december(path: Path, users: dict[str, int], guild_ids: list[int]) -> None:
@@ -66,7 +62,7 @@ async def main(path: Path, out: Path) -> None:
     bot = create_bot(path, daily_secret=SECRET, pictures=False, card_emoji=False,
                      solve_par=False, rate_days=False, remind=False,
                      random_seed=itertools.count(1).__next__)
-    async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
+    async with simcord.run(bot) as env:
         guilds = [env.create_guild("Dungeon Hall"), env.create_guild("Second Hall")]
         results = [g.create_text_channel("results") for g in guilds]
         champion = guilds[0].create_role("Champion")

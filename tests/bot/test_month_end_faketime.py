@@ -1,5 +1,5 @@
 """The month's end on the system clock, under libfaketime: a process whose clock reads
-2027-01-01 00:58 UTC (running ten times fast) starts the real bot in simcord with no injected
+2027-01-01 00:56 UTC (running ten times fast) starts the real bot in simcord with no injected
 clock and watches 01:00 pass (``tests/bot/month_end_process.py``). What a server must see:
 the month board open, then final; the champions posted once per server (and the daily post
 once) by the bot's own loops; the champion role moved from November's holder to December's
@@ -24,7 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LIBFAKETIME = Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
 #: The faked clock's start, and its speed (a minute of the bot's loops takes six seconds).
-FAKETIME = "@2027-01-01 00:58:00 x10"
+FAKETIME = "@2027-01-01 00:56:00 x10"
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_the_month_closes_once_on_the_system_clock(libfaketime: Path, tmp_path: 
     assert seen["board_before"].startswith(f"Open: final at <t:{close}:f>")
     assert seen["board_after"] == "Final: the month's last day has closed."
     # Each server, once each though the loops ran on after: the 31st's post (its results
-    # channel was set at 00:58, so it went out at once), the 1st's at 01:00, the champions.
+    # channel was set before 01:00, so it went out at once), the 1st's at 01:00, the champions.
     assert seen["posts"] == [["Daily #31 · 2026-12-31", "Daily #32 · 2027-01-01",
                               "Champions of 2026-12"]] * 2
     first, second = seen["champions"]

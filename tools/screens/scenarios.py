@@ -41,9 +41,8 @@ DAILY_SECRET = "dungeon deck screens"
 FIRST_SEED = 20_261_203
 #: Search nodes per chosen move (a fraction of a second each).
 HINT_BUDGET = 1500
-#: How long simcord waits for the bot to settle after each step (its default is 5 s): the
-#: story draws pictures and runs the day's passes, which on a busy machine can take longer.
-SETTLE_TIMEOUT = 60.0
+#: How long the story's bot waits for a board's table picture (a click waits 0.25 s).
+PICTURE_WAIT = 10.0
 
 
 @dataclass
@@ -64,6 +63,14 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
+
+
+async def chosen(run: Run, rng: random.Random, samples: int = 4) -> Any:
+    """The game's hint for the story's next move, worked out on a thread: searching on the
+    event loop would hold it for seconds on a busy machine, and simcord then meets its
+    real-time fallbacks mid-search and cannot settle."""
+    return await asyncio.to_thread(hint, run.game, run.state, rng=rng, budget=HINT_BUDGET,
+                                   samples=samples)
 
 
 class Story:
@@ -145,7 +152,7 @@ class Story:
                        and not b.get("disabled") for b in self.buttons(board)):
                 break
             run = await self.run_of(board)
-            action = hint(run.game, run.state, rng=rng, budget=HINT_BUDGET, samples=4).action
+            action = (await chosen(run, rng)).action
             board = await self.pick(actor, board, action)
             board = await self.click(actor, board, self.button(
                 board, lambda b, a=action: b.get("custom_id", "").endswith(f":{a}")))
@@ -281,8 +288,7 @@ async def story(s: Story) -> None:
                  "The same Clear the Dungeon run six moves in.",
                  clear, user="alice", command="play")
     run = await s.run_of(clear)
-    action = hint(run.game, run.state, rng=random.Random(3), budget=HINT_BUDGET,
-                  samples=4).action
+    action = (await chosen(run, random.Random(3))).action
     clear = await s.pick(alice, clear, action)
     await s.keep("clear-pick", "Clear the Dungeon, where the card goes",
                  "After a card's button: only that card's targets, and Back.",
@@ -400,7 +406,12 @@ async def capture_all(folder: Path | None = None) -> list[Screen]:
         bot = create_bot(path, daily_secret=DAILY_SECRET, clock=clock,
                          random_seed=lambda: next(seeds), pictures=True, card_emoji=True,
                          solve_par=False, rate_days=False, remind=False)
-        async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
+        # Every screenshot shows its picture, however busy the machine: the story waits for
+        # each drawing far longer than a click does (a click sends a late picture's board as
+        # text). A wait shorter than the drawing would also have simcord's virtual clock
+        # race the real worker process.
+        bot.table_pictures.wait = PICTURE_WAIT
+        async with simcord.run(bot) as env:
             s = Story(env, bot, clock)
             await s.settle()
             await story(s)
