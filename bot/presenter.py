@@ -18,8 +18,7 @@ import discord
 
 from bot import dressing, metrics, replies, results, screens, standings
 from bot.boards.result import Facts
-from core import Refusal, Run, RunKind
-from core.checks import check_game
+from core import Run, RunKind
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -147,26 +146,6 @@ class Presenter:
             best=best, standing=await self.standing(run), streak=record.current_streak,
             share=await core.daily.result_line(run, player),
         )
-
-    async def stats(
-        self, interaction: discord.Interaction[Any], who: discord.abc.User, game: str | None
-    ) -> None:
-        """Answer privately with ``who``'s /stats (in ``game``, or every game): /stats itself
-        and a result card's Stats button."""
-        core = self.bot.core
-        try:
-            if game is not None:
-                check_game(game)
-            records = await core.rankings.records(who.id, game)
-            games = [r.stats.game for r in records]
-            contests = {key: await core.rankings.contests(who.id, key) for key in games}
-            pars = {key: await core.par.record(who.id, key) for key in games}
-            ratings = {key: await core.ratings.of_player(who.id, key) for key in games}
-        except Refusal as exc:
-            await replies.notice(interaction, str(exc))
-            return
-        embed = standings.stats(who.display_name, records, contests, pars, ratings)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def after_write(self, interaction: discord.Interaction[Any], run: Run) -> None:
         """After the click was answered: a run this click finished is counted, a daily is
