@@ -56,7 +56,6 @@ def board(
     *,
     owner: str | None = None,
     notice: str | None = None,
-    standing: str | None = None,
     hinted: str | None = None,
     choice: str | None = None,
     facts: result.Facts | None = None,
@@ -64,14 +63,12 @@ def board(
     """The run's board: the game's buttons, then Undo/Resign while playing; once over, its
     result card (:func:`finished`).
 
-    A daily's board also shows its deal's commitment, and once over, ``standing``: where the
-    run stands on the day's boards (``facts`` holds it too, and more). ``hinted`` is the
+    A daily's board also shows its deal's commitment; once over, ``facts`` says what the
+    result means (where it stands on the day's boards, a best, the streak). ``hinted`` is the
     move a hint suggests: its button (or the first step's button that leads to it) carries
     :data:`HINT_MARK`. ``choice`` draws a two-step board's second step (``can_choose`` says
     whether the board offers it), with Back to the first."""
     if run.over:
-        if facts is None and standing:
-            facts = result.Facts(standing=standing)
         return finished(run, owner=owner, notice=notice, facts=facts)
     view = run.view
     drawn = render_board(
