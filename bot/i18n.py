@@ -41,6 +41,7 @@ from babel.numbers import format_decimal
 from discord import app_commands
 
 from core.errors import N_, Message
+from rules.words import said
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -103,10 +104,9 @@ class Language:
         return self.ngettext(singular, plural, 1 if count is None else count)
 
     def render(self, message: Message | str) -> str:
-        """A core message (or a marked template without fields) in this language."""
-        if isinstance(message, str):
-            return self.gettext(message)
-        return message.render(self.lookup)
+        """A message, an engine's :class:`~rules.words.Phrase` (a ``str`` remembering its
+        message) or a marked template without fields, in this language."""
+        return said(message, self.lookup)
 
     def format(self, template: str, /, **params: object) -> str:
         """``template`` translated, then its fields filled (a :class:`Message` param too)."""

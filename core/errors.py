@@ -11,58 +11,16 @@ adapter renders the message in the reader's language (``bot.i18n.render``), and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+# The markers and the message live with the engines (the lowest layer), which say sentences
+# too; the core and the adapters import them from here as before.
+from rules.words import N_, Lookup, Message, Nn_, english
+
+__all__ = ["N_", "Lookup", "Message", "Nn_", "english"]
 
 if TYPE_CHECKING:
     from core.model import Run
-
-
-def N_(template: str) -> str:
-    """Mark ``template`` for the catalogs; it is returned unchanged (translated when shown)."""
-    return template
-
-
-def Nn_(singular: str, plural: str) -> tuple[str, str]:
-    """Mark a sentence with a plural form for the catalogs (``Message(..., plural=, count=)``)."""
-    return singular, plural
-
-
-#: How a renderer turns a template into the reader's words: (singular, plural, count) -> text.
-Lookup = Callable[[str, str | None, int | None], str]
-
-
-def english(singular: str, plural: str | None, count: int | None) -> str:
-    """The source text itself: English's two plural forms."""
-    return singular if plural is None or count == 1 else plural
-
-
-@dataclass(frozen=True)
-class Message:
-    """A sentence still to be put in a language: an English ``template`` with ``{name}``
-    fields, filled from ``params`` (a parameter may itself be a :class:`Message`, rendered in
-    the same language). ``plural`` and ``count`` choose a plural form. A template without
-    parameters is shown as it is (its braces are not fields)."""
-
-    template: str
-    params: Mapping[str, object] = field(default_factory=dict)
-    plural: str | None = None
-    count: int | None = None
-
-    def render(self, lookup: Lookup) -> str:
-        """The message in the language ``lookup`` speaks."""
-        text = lookup(self.template, self.plural, self.count)
-        if not self.params and self.count is None:
-            return text
-        values = {key: value.render(lookup) if isinstance(value, Message) else value
-                  for key, value in self.params.items()}
-        if self.count is not None:
-            values.setdefault("count", self.count)
-        return text.format_map(values)
-
-    def __str__(self) -> str:
-        return self.render(english)
 
 
 class Refusal(Exception):

@@ -1,10 +1,19 @@
-"""Small helpers for the words and bars a board shows, shared by the terminal and Discord.
+"""The words and bars a board shows, shared by the terminal and Discord, and the sentences
+still to be put in a language.
 
 The engines describe their boards with these (``text``, ``label`` and the games' wording
 functions), and the Discord boards reuse the same functions, so both say the same thing.
+Every sentence a player reads is marked for the catalogs (:func:`N_`, :func:`Nn_`) and made a
+:class:`Phrase` (English, remembering its template and fields) or a :class:`Message`; the
+engines never translate (they touch no file): an adapter says them in the reader's language
+(``docs/languages.md``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 
 def bar(filled: int, total: int) -> str:
@@ -24,3 +33,109 @@ def scaled_bar(value: int, maximum: int, segments: int = 10) -> str:
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 card``, ``3 cards``."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+# ----- sentences to be put in a language -------------------------------------------------
+
+def N_(template: str) -> str:
+    """Mark ``template`` for the catalogs; it is returned unchanged (translated when shown)."""
+    return template
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a sentence with a plural form for the catalogs (``Message(..., plural=, count=)``)."""
+    return singular, plural
+
+
+#: How a renderer turns a template into the reader's words: (singular, plural, count) -> text.
+Lookup = Callable[[str, str | None, int | None], str]
+
+
+def english(singular: str, plural: str | None, count: int | None) -> str:
+    """The source text itself: English's two plural forms."""
+    return singular if plural is None or count == 1 else plural
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence still to be put in a language: an English ``template`` with ``{name}``
+    fields, filled from ``params`` (a parameter may itself be a :class:`Message`, rendered in
+    the same language). ``plural`` and ``count`` choose a plural form. A template without
+    parameters is shown as it is (its braces are not fields)."""
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    plural: str | None = None
+    count: int | None = None
+
+    def render(self, lookup: Lookup) -> str:
+        """The message in the language ``lookup`` speaks."""
+        text = lookup(self.template, self.plural, self.count)
+        if not self.params and self.count is None:
+            return text
+        values = {key: said(value, lookup) if isinstance(value, (Message, Phrase)) else value
+                  for key, value in self.params.items()}
+        if self.count is not None:
+            values.setdefault("count", self.count)
+        return text.format_map(values)
+
+    def __str__(self) -> str:
+        return self.render(english)
+
+
+class Phrase(str):
+    """An English sentence that remembers its :class:`Message`, so that an adapter can say it
+    in the reader's language (``language.render(phrase)``) while everything else (the
+    terminal, logs, tests, equality with a plain string) keeps using it as the English
+    ``str`` it is. The engines' events, refusals, labels and board words are phrases:
+    ``Phrase(N_("You drink {card}."), card=shown)``. A field may itself be a phrase (or a
+    message), which is said in the same language."""
+
+    message: Message
+
+    def __new__(cls, template: str, /, *, plural: str | None = None, count: int | None = None,
+                **params: object) -> Phrase:
+        return cls.of(Message(template, params, plural, count))
+
+    @classmethod
+    def of(cls, message: Message) -> Phrase:
+        made = str.__new__(cls, str(message))
+        made.message = message
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled to the picture worker with its message
+        return (Phrase.of, (self.message,))
+
+
+def said(message: Message | Phrase | str, lookup: Lookup) -> str:
+    """``message`` in the language ``lookup`` speaks: a plain ``str`` is looked up whole (a
+    marked word without fields, or, if never marked, itself)."""
+    if isinstance(message, Phrase):
+        return message.message.render(lookup)
+    if isinstance(message, Message):
+        return message.render(lookup)
+    return lookup(message, None, None)
+
+
+def dump_text(text: str | Message) -> Any:
+    """A phrase (or message) as JSON-safe data that :func:`load_text` turns back into the same
+    phrase, its fields' phrases included; a plain ``str`` stays itself."""
+    message = text.message if isinstance(text, Phrase) else text
+    if not isinstance(message, Message):
+        return text
+    data: dict[str, Any] = {"t": message.template}
+    if message.params:
+        data["p"] = {k: dump_text(v) if isinstance(v, (str, Message)) else v
+                     for k, v in message.params.items()}
+    if message.plural is not None:
+        data["n"] = [message.plural, message.count]
+    return data
+
+
+def load_text(data: Any) -> Any:
+    """The inverse of :func:`dump_text`: a :class:`Phrase` from its data, a ``str`` as is."""
+    if not isinstance(data, dict):
+        return data
+    params = {k: load_text(v) for k, v in data.get("p", {}).items()}
+    plural, count = data.get("n", (None, None))
+    return Phrase.of(Message(data["t"], params, plural, count))

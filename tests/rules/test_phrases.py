@@ -1,0 +1,40 @@
+"""An engine's sentence is a Phrase: the English ``str`` every caller already uses, which
+remembers its template and fields so that an adapter can say it in another language."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+from rules.words import N_, Message, Phrase, dump_text, load_text, said
+
+
+def _french(singular: str, plural: str | None, count: int | None) -> str:
+    words = {"You drink {card} and heal {n} HP.": "Tu bois {card} et regagnes {n} PV.",
+             "Queen": "Dame", "{count} card": "{count} carte", "{count} cards": "{count} cartes"}
+    chosen = singular if plural is None or count == 1 else plural
+    return words.get(chosen, chosen)
+
+
+def test_a_phrase_is_its_english_sentence_and_says_itself_in_another_language() -> None:
+    phrase = Phrase(N_("You drink {card} and heal {n} HP."), card=Phrase(N_("Queen")), n=3)
+    assert phrase == "You drink Queen and heal 3 HP."
+    assert said(phrase, _french) == "Tu bois Dame et regagnes 3 PV."
+    # a phrase inside a core message is said in the message's language too
+    assert Message("{what}", {"what": phrase}).render(_french) == "Tu bois Dame et regagnes 3 PV."
+
+
+def test_plural_phrases_choose_their_form() -> None:
+    many = Phrase(N_("{count} card"), plural="{count} cards", count=3)
+    assert many == "3 cards"
+    assert said(many, _french) == "3 cartes"
+    assert said(Phrase(N_("{count} card"), plural="{count} cards", count=1), _french) == "1 carte"
+
+
+def test_a_phrase_survives_json_and_pickle_with_its_fields() -> None:
+    phrase = Phrase(N_("You drink {card} and heal {n} HP."), card=Phrase(N_("Queen")), n=3)
+    for back in (load_text(json.loads(json.dumps(dump_text(phrase)))),
+                 pickle.loads(pickle.dumps(phrase))):
+        assert isinstance(back, Phrase) and back == phrase
+        assert said(back, _french) == "Tu bois Dame et regagnes 3 PV."
+    assert load_text(dump_text("plain")) == "plain"
