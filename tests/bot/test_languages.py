@@ -16,6 +16,7 @@ import simcord
 import simcord.interactions as interactions
 
 from bot import i18n
+from tests.bot.pseudo import english_words
 from tests.bot.raw import FakeDiscord
 from tests.bot.test_posts import AT_NOON, POST_TIME, poster_of, posts_in
 from tests.core.conftest import Clock
@@ -160,16 +161,6 @@ async def test_an_unexpected_error_is_told_in_the_readers_language(
 
 
 # ----- the pseudo-locale ----------------------------------------------------------------------
-
-#: Words of the slice's screens that may stay as they are in any language: the games' and the
-#: bot's names, and command or option names (which stay English).
-KEPT = {"dungeon", "deck", "donsol", "tomb", "of", "four", "kings", "clear", "the", "scoundrel"}
-
-
-def english_words(text: str) -> list[str]:
-    """Plain ASCII words left outside code spans, mentions and timestamps."""
-    text = re.sub(r"`[^`]*`|<[^<>]*>|\*\*/[a-z-]+\*\*", " ", text)
-    return [w for w in re.findall(r"\b[A-Za-z]{3,}\b", text) if w.lower() not in KEPT]
 
 
 @pytest.fixture
