@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 # The markers and the message live with the engines (the lowest layer), which say sentences
 # too; the core and the adapters import them from here as before.
-from rules.words import N_, Lookup, Message, Nn_, english
+from rules.words import N_, Lookup, Message, Nn_, Phrase, english
 
-__all__ = ["N_", "Lookup", "Message", "Nn_", "english"]
+__all__ = ["N_", "Lookup", "Message", "Nn_", "Phrase", "english"]
 
 if TYPE_CHECKING:
     from core.model import Run
@@ -28,7 +28,9 @@ class Refusal(Exception):
     ``Refusal(N_("... {name} ..."), name=value)`` or a ready :class:`Message`."""
 
     def __init__(self, message: str | Message = "", /, **params: object) -> None:
-        if not isinstance(message, Message):
+        if isinstance(message, Phrase):  # an engine's sentence: keep its template and fields
+            message = message.message
+        elif not isinstance(message, Message):
             message = Message(message, params)
         super().__init__(str(message))
         self.message = message

@@ -38,3 +38,4 @@ def test_a_phrase_survives_json_and_pickle_with_its_fields() -> None:
         assert isinstance(back, Phrase) and back == phrase
         assert said(back, _french) == "Tu bois Dame et regagnes 3 PV."
     assert load_text(dump_text("plain")) == "plain"
+
