@@ -83,9 +83,9 @@ NOT_TEXT_CHANNEL = N_(
 CANNOT_POST = N_(
     "I cannot post in {channel}: I need {permissions} there. Nothing was changed; give me "
     "those permissions in that channel and choose it again.")
-#: Discord's names of the permissions a results channel needs (``posts.missing_permissions``).
-PERMISSIONS = {name: name for name in (
-    N_("View Channel"), N_("Send Messages"), N_("Embed Links"))}
+#: Discord's names of the permissions a results channel needs, as
+#: ``posts.missing_permissions`` gives them: marked here so that :func:`_join` says them.
+PERMISSION_NAMES = (N_("View Channel"), N_("Send Messages"), N_("Embed Links"))
 NOT_A_ROLE = N_("champion-role must be a role of this server; nothing was changed.")
 CANNOT_GIVE = N_(
     "I cannot give {role}: {problem}. Nothing was changed; fix that and choose it again.")
@@ -284,8 +284,7 @@ def _channel(guild: discord.Guild, value: Any) -> int | None:
         raise OptionRefused(NOT_TEXT_CHANNEL)
     missing = missing_permissions(channel)
     if missing:
-        raise OptionRefused(CANNOT_POST, channel=channel.mention,
-                            permissions=_join([PERMISSIONS.get(name, name) for name in missing]))
+        raise OptionRefused(CANNOT_POST, channel=channel.mention, permissions=_join(missing))
     return channel.id
 
 

@@ -15,9 +15,10 @@ import pytest
 from bot import challenge_screens as views
 from bot import i18n
 from bot.boards.rulebook import rulebook
-from bot.cogs.settings import OptionRefused, _days
+from bot.cogs.settings import CANNOT_POST, OptionRefused, _days, _join
 from core.challenges import Card, CardLine, Challenge
 from core.daily import closes_at
+from core.errors import Message
 from core.series import SeriesView
 from rules.rulebook import source
 from store.series import SeriesEntry
@@ -370,6 +371,16 @@ def test_a_refused_option_is_said_in_the_readers_language() -> None:
         "min-account-age est un nombre entier de jours de 0 à 3650 ; rien n'a été changé.")
     assert str(refused.value) == (
         "min-account-age is a whole number of days from 0 to 3650; nothing was changed.")
+
+
+def test_the_missing_permissions_are_named_as_discord_names_them_in_french() -> None:
+    fr = i18n.catalogs().languages["fr"]
+    missing = _join(["View Channel", "Send Messages", "Embed Links"])
+    assert str(missing) == "View Channel, Send Messages and Embed Links"
+    assert fr.render(Message(CANNOT_POST, {"channel": "<#7>", "permissions": missing})) == (
+        "Je ne peux pas publier dans <#7> : il m'y faut Voir le salon, Envoyer des messages et "
+        "Intégrer des liens. Rien n'a été changé ; donnez-moi ces permissions dans ce salon et "
+        "choisissez-le de nouveau.")
 
 
 async def test_the_pseudo_locale_leaves_no_english_word_in_settings_or_preferences(
