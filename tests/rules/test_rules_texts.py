@@ -102,8 +102,9 @@ def test_each_translation_has_its_docs_page_word_for_word(key, code) -> None:
 
 def test_the_docs_list_every_language_of_the_rules() -> None:
     readme = (DOCS / "README.md").read_text(encoding="utf-8")
-    for code in sorted({c for _, c in TRANSLATED}):
-        assert f"[{code}]({code}/)" in readme
+    for key, code in TRANSLATED:
+        assert f"- **{code}** " in readme
+        assert f"]({code}/{key}.md)" in readme
 
 
 def test_a_language_without_its_text_reads_english_and_a_region_its_base_language() -> None:
