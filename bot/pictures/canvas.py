@@ -87,14 +87,15 @@ class Drawn:
     cut: bool = False
 
 
-def fit(text: str, size: int, room: int, smallest: int = MIN_LABEL) -> tuple[int, list[str]]:
+@lru_cache(maxsize=4096)
+def fit(text: str, size: int, room: int, smallest: int = MIN_LABEL) -> tuple[int, tuple[str, ...]]:
     """The size and lines ``text`` is drawn in to be at most ``room`` wide: ``size`` if it
     fits, else the largest size down to ``smallest`` that does, else wrapped at ``smallest``
-    (between words, or within a word too long for a line)."""
+    (between words, or within a word too long for a line). Cached: a table's labels repeat."""
     smallest = min(size, smallest)
     for tried in range(size, smallest - 1, -1):
         if font(tried).getlength(text) <= room:
-            return tried, [text]
+            return tried, (text,)
     measure = font(smallest).getlength
     lines: list[str] = []
     for word in text.split():
@@ -109,7 +110,7 @@ def fit(text: str, size: int, room: int, smallest: int = MIN_LABEL) -> tuple[int
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
-    return smallest, lines or [text]
+    return smallest, tuple(lines) or (text,)
 
 
 class Canvas:
