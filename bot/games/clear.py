@@ -12,6 +12,7 @@ empty and the reserve's top fits), its targets come at once.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -31,6 +32,7 @@ from bot.pictures.canvas import (
     CARD_W,
     DIM,
     LABEL,
+    LEFT,
     RESERVE_EDGE,
     TEXT,
     WIDTH,
@@ -47,7 +49,7 @@ from rules.clear.engine import (
     reserve_text,
     slain_text,
 )
-from rules.words import plural
+from rules.words import N_, Phrase, plural
 
 _FROM_HAND = discord.ButtonStyle.primary
 _FROM_RESERVE = discord.ButtonStyle.success
@@ -184,23 +186,35 @@ _NEED_WORDS = {
     "a spade": "♠", "a heart": "♥", "a diamond": "♦", "a club": "♣", "a joker": "joker",
     "a 10": "10",
 }
+_SUIT_OR_JOKER = re.compile(r"^(10|[♠♥♦♣]) or joker$")
+_OR_MORE = re.compile(r"^(\d+) or more$")
 
 
 def _short_need(needs: str) -> str:
-    """``3rd card: a heart or a joker`` as it fits under a pile: ``♥ or joker``."""
+    """``3rd card: a heart or a joker`` as it fits under a pile: ``♥ or joker``, a phrase
+    the picture says in its language (the engine's English is read, whatever its language)."""
     text = needs.split(": ", 1)[-1]
     for words, short in _NEED_WORDS.items():
         text = text.replace(words, short)
+    if text == "any card":
+        return Phrase(N_("any card"))
+    if found := _SUIT_OR_JOKER.match(text):
+        # TRANSLATORS: Under a pile on Clear's table picture: a suit (♠) or 10, or a joker.
+        return Phrase(N_("{card} or joker"), card=found.group(1))
+    if found := _OR_MORE.match(text):
+        # TRANSLATORS: Under a pile on Clear's table picture: a card of this value or more.
+        return Phrase(N_("{value} or more"), value=int(found.group(1)))
     return text
 
 
 def draw(s: dict[str, Any]) -> Canvas:
     # Few words, large enough for a phone: the face-down cards show how many wait below.
-    t = Canvas(340, s["last"])
+    # Each label has its room (``width``): a longer translation shrinks or wraps in it.
+    t = Canvas(340, s["last"], s["lang"])
     column = 156
     for i, p in enumerate(s["piles"]):
         x = 16 + i * column
-        t.label((x, 8), f"PILE {i + 1}")
+        t.label((x, 8), Phrase(N_("PILE {number}"), number=i + 1), width=column - 8)
         if p["monster"] is None:
             t.slot(x, 40, "✓")
             continue
@@ -211,30 +225,36 @@ def draw(s: dict[str, Any]) -> Canvas:
         for j, code in enumerate(p["attack"]):
             t.card(code, x + 32 * (j + 1), 40 + 16 * (j + 1))
         if p["needs"]:
-            t.label((x, 162), p["needs"], TEXT)
+            t.label((x, 162), p["needs"], TEXT, width=column - 8)
 
     y = 222
-    t.label((16, y - 28), "HAND")
+    t.label((16, y - 28), N_("HAND"), width=256 - 16 - 8)
     for i, code in enumerate(s["hand"]):
         x = 16 + i * (CARD_W + 12)
         if code:
             t.card(code, x, y)
         else:
             t.slot(x, y)
-    t.label((256, y - 28), "RESERVE")
+    t.label((256, y - 28), N_("RESERVE"), width=400 - 256 - 8)
     if s["reserve_top"]:
         for depth in range(min(3, s["reserve"] - 1), 0, -1):  # the cards under the top
             t.draw.rounded_rectangle(
                 (256 + depth * 3, y + depth * 3, 256 + depth * 3 + CARD_W - 1,
                  y + depth * 3 + CARD_H - 1), 7, fill=RESERVE_EDGE, outline=DIM)
         t.card(s["reserve_top"], 256, y)
-        t.label((256 + CARD_W + 14, y + CARD_H // 2), f"×{s['reserve']}", TEXT, anchor="lm")
+        t.label((256 + CARD_W + 14, y + CARD_H // 2), Phrase("×{count}", count=s["reserve"]),
+                TEXT, anchor="lm")
     else:
         t.slot(256, y, "—")
-    t.pile(400, y, s["talon"], "left")
-    t.label((WIDTH - 16, y + 20), f"{s['slain']}/12", TEXT, 32, "ra")
-    t.label((WIDTH - 16, y + 60), "slain", LABEL, anchor="ra")
-    t.banner(s["banner"], WIDTH - 16, 316)
+    # Once the run is over its banner takes the corner, the talon's count line with it: the
+    # slain counter says how far the run went, and a longer translation of the banner fits.
+    over = s["banner"] is not None
+    t.pile(400, y, s["talon"], None if over else LEFT, width=2 * (430 - 324))
+    t.label((WIDTH - 16, y + 20), Phrase("{slain}/{all}", slain=s["slain"], all=12), TEXT, 32,
+            "ra")
+    # TRANSLATORS: Under "5/12" on Clear's table picture: how many monsters are slain.
+    t.label((WIDTH - 16, y + 60), N_("slain"), LABEL, anchor="ra", width=WIDTH - 16 - 468)
+    t.banner(s["banner"], WIDTH - 16, 320, width=WIDTH - 16 - 400)
     return t
 
 
@@ -264,5 +284,5 @@ def finish(view: dict[str, Any]) -> Finish:
 #: Clear the Dungeon in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"stuck": "STUCK"}, choose=choose, finish=finish,
+    banners={"stuck": N_("STUCK")}, choose=choose, finish=finish,
 )

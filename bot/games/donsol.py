@@ -43,7 +43,7 @@ from rules.donsol.engine import (
     shield_text,
     sickness_text,
 )
-from rules.words import plural
+from rules.words import N_, Phrase, plural
 
 _STYLE = {
     "monster": discord.ButtonStyle.danger,
@@ -122,35 +122,38 @@ def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
 def draw(s: dict[str, Any]) -> Canvas:
     # Few words, large enough for a phone: the cards' faces say their values and the buttons
     # what taking each does.
-    t = Canvas(292, s["last"])
+    # Each label has its room (``width``): a longer translation shrinks or wraps in it.
+    t = Canvas(292, s["last"], s["lang"])
     for i in range(4):
         x = 16 + i * (CARD_W + 12)
         if i < len(s["room"]):
             t.card(s["room"][i], x, 16)
         else:
             t.slot(x, 16)
-    t.pile(336, 16, s["dungeon"], "left")
+    t.pile(336, 16, s["dungeon"], width=130)  # under the dungeon, beside LAST
     if s["last"]:
         t.card(s["last"][0], 448, 16)
-        t.label((448 + CARD_W // 2, 106), "LAST", anchor="ma")
+        # TRANSLATORS: Under the card the last move took, on the table picture (a short word).
+        t.label((448 + CARD_W // 2, 106), N_("LAST"), anchor="ma", width=90)
     elif s["escaped"]:
-        t.label((440, 46), "ESCAPED", GOLD, BIG_LABEL)
+        # TRANSLATORS: On the table picture, where the last card taken goes, after an escape.
+        t.label((440, 46), N_("ESCAPED"), GOLD, BIG_LABEL)
 
     if s["shield"]:
         t.card(s["shield"], 16, 150)
         t.fan(s["shield_monsters"], 16 + CARD_W + 16, 150, 230, step=36)
-        hold = ("fresh shield" if s["shield_last"] is None
-                else f"breaks on {s['shield_last']}+")
-        t.label((16, 244), hold, TEXT)
+        hold = (Phrase(N_("fresh shield")) if s["shield_last"] is None
+                else Phrase(N_("breaks on {value}+"), value=s["shield_last"]))
+        t.label((16, 244), hold, TEXT, width=304)
     else:
         t.slot(16, 150, "—")
-        t.label((16, 244), "no shield", TEXT)
+        t.label((16, 244), N_("no shield"), TEXT, width=304)
 
     x0 = 336  # HP as a bar, on the right under the dungeon
     t.health(x0, WIDTH - 16, 184, s["hp"], s["max_hp"])
     if s["sick"]:
-        t.label((x0, 216), "SICK: no healing", GOLD)
-    t.banner(s["banner"], WIDTH - 16, 266)
+        t.label((x0, 216), N_("SICK: no healing"), GOLD)
+    t.banner(s["banner"], WIDTH - 16, 266, width=WIDTH - 16 - x0)
     return t
 
 
@@ -171,5 +174,5 @@ def finish(view: dict[str, Any]) -> Finish:
 #: Donsol in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"dead": "DEAD"}, finish=finish,
+    banners={"dead": N_("DEAD")}, finish=finish,
 )

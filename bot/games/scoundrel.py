@@ -40,7 +40,7 @@ from rules.scoundrel.engine import (
     room_text,
     weapon_text,
 )
-from rules.words import plural
+from rules.words import N_, Phrase, plural
 
 #: How each of the game's outcome words reads at the top of a finished board.
 HEADINGS: dict[str, str] = {"won": "🏆 Victory", "dead": "💀 Dead"}
@@ -122,35 +122,38 @@ def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
 def draw(s: dict[str, Any]) -> Canvas:
     # Few words, large enough for a phone: the cards' faces say their values and the buttons
     # what taking each does.
-    t = Canvas(292, s["last"])
+    # Each label has its room (``width``): a longer translation shrinks or wraps in it.
+    t = Canvas(292, s["last"], s["lang"])
     for i in range(4):
         x = 16 + i * (CARD_W + 12)
         if i < len(s["room"]):
             t.card(s["room"][i], x, 16)
         else:
             t.slot(x, 16)
-    t.pile(336, 16, s["dungeon"], "left")
+    t.pile(336, 16, s["dungeon"], width=130)  # under the dungeon, beside LAST
     if s["last"] and s["last"][0] not in s["room"]:
         t.card(s["last"][0], 448, 16)
-        t.label((448 + CARD_W // 2, 106), "LAST", anchor="ma")
+        t.label((448 + CARD_W // 2, 106), N_("LAST"), anchor="ma", width=90)
     elif s["avoided"]:
-        t.label((440, 46), "AVOIDED", GOLD, BIG_LABEL)
+        # TRANSLATORS: On Scoundrel's table picture, after the player avoided the room.
+        t.label((440, 46), N_("AVOIDED"), GOLD, BIG_LABEL)
 
     if s["weapon"]:
         t.card(s["weapon"], 16, 150)
         t.fan(s["slain"], 16 + CARD_W + 16, 150, 230, step=36)
-        may = "fresh weapon" if s["weapon_last"] is None else f"slays up to {s['weapon_last']}"
-        t.label((16, 244), may, TEXT)
+        may = (Phrase(N_("fresh weapon")) if s["weapon_last"] is None
+               else Phrase(N_("slays up to {value}"), value=s["weapon_last"]))
+        t.label((16, 244), may, TEXT, width=304)
     else:
         t.slot(16, 150, "—")
-        t.label((16, 244), "barehanded", TEXT)
+        t.label((16, 244), N_("barehanded"), TEXT, width=304)
 
     x0 = 336  # HP as a bar, on the right under the dungeon
     t.health(x0, WIDTH - 16, 184, s["hp"], s["max_hp"])
     if s["potions_taken"]:
-        t.label((x0, 216), "potions spent", GOLD)
-    t.label((x0, 244), f"{s['monsters_left']} in monsters", TEXT)
-    t.banner(s["banner"], WIDTH - 16, 266)
+        t.label((x0, 216), N_("potions spent"), GOLD)
+    t.label((x0, 244), Phrase(N_("{value} in monsters"), value=s["monsters_left"]), TEXT)
+    t.banner(s["banner"], WIDTH - 16, 266, width=WIDTH - 16 - x0)
     return t
 
 
@@ -171,5 +174,5 @@ def finish(view: dict[str, Any]) -> Finish:
 #: Scoundrel in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"dead": "DEAD"}, finish=finish,
+    banners={"dead": N_("DEAD")}, finish=finish,
 )

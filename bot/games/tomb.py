@@ -48,6 +48,7 @@ from rules.tomb.engine import (
     torches_text,
     turn_text,
 )
+from rules.words import N_, Phrase
 
 _GO = discord.ButtonStyle.primary
 _BACK = discord.ButtonStyle.secondary
@@ -171,32 +172,37 @@ def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
 
 def draw(s: dict[str, Any]) -> Canvas:
     # Few words, large enough for a phone: the cards' faces say what they are.
-    t = Canvas(330, s["last"])
-    t.label((16, 8), "LAST TURN" if s["turn_is_last"] else "THIS TURN")
+    # Each label has its room (``width``): a longer translation shrinks or wraps in it.
+    t = Canvas(330, s["last"], s["lang"])
+    deck = WIDTH - 40 - CARD_W
+    t.label((16, 8), N_("LAST TURN") if s["turn_is_last"] else N_("THIS TURN"),
+            width=deck - 24)
     if s["turn"]:
         step = t.fan(s["turn"], 16, 36, 500)
         if s["encounter"] in s["turn"]:
             x = 16 + s["turn"].index(s["encounter"]) * step
-            t.label((x + 4, 124), "▲ fight", GOLD)
+            # TRANSLATORS: Under the card the player fights, on Tomb's table picture.
+            t.label((x + 4, 124), N_("▲ fight"), GOLD, width=deck - 8 - x - 4)
     else:
         t.slot(16, 36, "—")
-    t.pile(WIDTH - 40 - CARD_W, 36, s["deck"], "left")
+    t.pile(deck, 36, s["deck"])
 
-    t.label((16, 156), "HAND")
+    t.label((16, 156), N_("HAND"), width=296)
     if s["hand"]:
         t.fan(s["hand"], 16, 184, 280)
     else:
         t.slot(16, 184, "—")
 
     burnt = sum(1 for c in s["torches"] if c != "RJ")
-    t.label((320, 156), f"TORCHES {max(0, 4 - burnt)}/4")
+    t.label((320, 156), Phrase(N_("TORCHES {left}/{all}"), left=max(0, 4 - burnt), all=4),
+            width=deck - 8 - 320 - 2 * 8)
     if s["torches"]:
         t.fan(s["torches"], 320, 184, 170, step=36)
     else:
         t.slot(320, 184, "—")
 
-    x = WIDTH - 40 - CARD_W
-    t.label((x + CARD_W // 2, 156), "HP", anchor="ma")
+    x = deck
+    t.label((x + CARD_W // 2, 156), N_("HP"), anchor="ma", width=CARD_W + 16)
     if s["hp_card"]:
         t.card(s["hp_card"], x, 184, mark=False)
     else:
@@ -207,14 +213,18 @@ def draw(s: dict[str, Any]) -> Canvas:
         hit = i < s["damage"]
         t.draw.ellipse((px, 296, px + 16, 312), fill=HP_EMPTY if hit else HP_FULL,
                        outline=DIM if hit else TEXT, width=1)
-    t.label((320 + 9 * 22 + 8, 304), f"{s['damage']}/9 hurt", TEXT, anchor="lm")
+    t.label((320 + 9 * 22 + 8, 304), Phrase(N_("{damage}/{all} hurt"), damage=s["damage"],
+                                             all=9), TEXT, anchor="lm")
     if s["retreat_needed"] is None:
-        way = f"delved {s['delve_turns']}"
+        # TRANSLATORS: Tomb's table picture: how many turns the player has delved so far.
+        way = Phrase(N_("delved {turns}"), turns=s["delve_turns"])
     elif s["retreat_needed"] == 0:
-        way = "out at once"
+        way = Phrase(N_("out at once"))
     else:
-        way = f"back {s['retreat_turns']}/{s['retreat_needed']}"
-    t.label((16, 304), way, TEXT, BIG_LABEL, "lm")
+        # TRANSLATORS: Tomb's table picture: turns of the way back done, of those needed.
+        way = Phrase(N_("back {done}/{needed}"), done=s["retreat_turns"],
+                     needed=s["retreat_needed"])
+    t.label((16, 304), way, TEXT, BIG_LABEL, "lm", width=320 - 16 - 12)
     t.banner(s["banner"], WIDTH // 2 + 60, 140)
     return t
 
@@ -222,5 +232,5 @@ def draw(s: dict[str, Any]) -> Canvas:
 #: Tomb of Four Kings in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"dead": "DEAD", "lost_in_dark": "LOST IN THE DARK"},
+    banners={"dead": N_("DEAD"), "lost_in_dark": N_("LOST IN THE DARK")},
 )
