@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot import replies
+from bot import i18n, replies
 from bot.background import Repeating
 from bot.cogs.posts import Pacer
-from bot.i18n import ENGLISH, Language, catalogs
+from bot.i18n import ENGLISH, Language
 from core.errors import N_, Nn_
 from core.reminders import SENT, SKIPPED, Reminder, Reminders
 
@@ -146,7 +146,7 @@ class ReminderLoop(commands.Cog):
         """A DM's language: the player's ``/preferences language`` (a direct message outside
         any interaction has no Discord locale to follow), else English."""
         chosen, _ = await self.bot.core.settings.languages(None, user_id)
-        books = catalogs()
+        books = i18n.catalogs()
         return books.languages[chosen] if chosen and books.known(chosen) else ENGLISH
 
     async def _finish(self, reminder: Reminder, status: str, note: str | None
