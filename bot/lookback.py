@@ -10,7 +10,7 @@ import discord
 
 from bot.boards.common import add_field, clip
 from bot.i18n import ENGLISH, Language
-from core.errors import N_
+from core.errors import N_, Nn_
 from core.lookback import LookBack
 
 COLOUR = discord.Colour.dark_teal()
@@ -22,7 +22,8 @@ DAY_TITLE = N_("{player}'s {name}")
 SCORE = N_("Score: **{score}**")
 AGAINST_PAR = N_("Against par: **{against}**")
 AGAINST_PAR_OF = N_("Against par: **{against}** ({par})")
-AMONG_RANKED = N_("Among {count} ranked: **{percentile}**")
+AMONG_RANKED = Nn_("Among {count} ranked: **{percentile}**",
+                   "Among {count} ranked: **{percentile}**")
 DAYS_BEST = N_("The day's best: **{score}**")
 TURNING_POINT = N_("Turning point: {turn}")
 REPLAY = N_("Replay: /replay run:{run}")
@@ -70,8 +71,8 @@ def day_embed(name: str, backs: list[LookBack], language: Language = ENGLISH) ->
             language.format(AGAINST_PAR_OF, against=against,
                             par=language.render(back.par.score_text))
             if back.par is not None else language.format(AGAINST_PAR, against=against),
-            language.format(AMONG_RANKED, count=back.ranked,
-                            percentile=language.render(back.percentile_text)),
+            language.ngettext(*AMONG_RANKED, back.ranked).format(
+                count=back.ranked, percentile=language.render(back.percentile_text)),
         ]
         if back.best_text is not None:
             lines.append(language.format(DAYS_BEST, score=language.render(back.best_text)))

@@ -112,6 +112,12 @@ def month_text(language: Language, month: str) -> str:
 DAYS = Nn_("{count} day", "{count} days")
 
 
+def counted(language: Language, forms: tuple[str, str], count: int, **fields: object) -> str:
+    """A sentence with a plural (``forms`` marked with ``Nn_``, ``{count}`` in each form)
+    for ``count``, its other fields filled."""
+    return language.ngettext(*forms, count).format(count=number(language, count), **fields)
+
+
 def days_text(language: Language, days: int) -> str:
     """``1 day``, ``3 days``."""
     return language.ngettext(*DAYS, days).format(count=number(language, days))
@@ -228,7 +234,7 @@ OPEN_UNTIL = N_("Open: runs may rank until {time} ({countdown}). Commitment `{co
 RANKED_RUNS = N_("Ranked runs")
 RANKING_UNTIL = N_("Ranking until")
 PAR = N_("Par")
-DAY_FOOTER = N_("{size} ranked · page {page}/{pages}")
+DAY_FOOTER = Nn_("{count} ranked · page {page}/{pages}", "{count} ranked · page {page}/{pages}")
 REPLAY_RANK = N_("Replay #{rank}")
 
 
@@ -267,9 +273,8 @@ def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
                     value=state, inline=False)
     if par is not None:
         embed.add_field(name=language.gettext(PAR), value=par_field(par, language), inline=False)
-    embed.set_footer(text=clip(language.format(
-        DAY_FOOTER, size=number(language, board.size), page=board.page + 1, pages=board.pages),
-        2048))
+    embed.set_footer(text=clip(counted(language, DAY_FOOTER, board.size, page=board.page + 1,
+                                       pages=board.pages), 2048))
     replays = board.lines[:REPLAY_BUTTONS] if board.closed else []
     rows = ButtonRows()
     if not board.closed and board.day == next_deal_day(now):
@@ -372,10 +377,14 @@ YOUNG_ON_THE_FIRST = N_("*Accounts younger than {days} days on the 1st are not r
 MONTH_FINAL = N_("Final: the month's last day has closed.")
 MONTH_OPEN = N_("Open: final at {when}.")
 RANKED_DAILIES = N_("Ranked dailies")
-WEEK_FOOTER = N_("Each player's ranked daily {unit}, added up Monday to Sunday (UTC) · "
-                 "{size} players · page {page}/{pages}")
-MONTH_FOOTER = N_("Each player's ranked daily {unit}, added up {first} to {last} (UTC) · "
-                  "{size} players · page {page}/{pages}")
+WEEK_FOOTER = Nn_("Each player's ranked daily {unit}, added up Monday to Sunday (UTC) · "
+                  "{count} player · page {page}/{pages}",
+                  "Each player's ranked daily {unit}, added up Monday to Sunday (UTC) · "
+                  "{count} players · page {page}/{pages}")
+MONTH_FOOTER = Nn_("Each player's ranked daily {unit}, added up {first} to {last} (UTC) · "
+                   "{count} player · page {page}/{pages}",
+                   "Each player's ranked daily {unit}, added up {first} to {last} (UTC) · "
+                   "{count} players · page {page}/{pages}")
 
 
 def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | None = None,
@@ -412,11 +421,10 @@ def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | N
         state = (language.gettext(MONTH_FINAL) if board.closed else
                  language.format(MONTH_OPEN, when=at(final)))
         embed.add_field(name=language.gettext(RANKED_DAILIES), value=state, inline=False)
-    pages = {"size": number(language, board.size), "page": board.page + 1,
-             "pages": board.pages, "unit": said(language, unit)}
-    footer = (language.format(WEEK_FOOTER, **pages) if week else
-              language.format(MONTH_FOOTER, first=day_text(language, board.first),
-                              last=day_text(language, board.last), **pages))
+    pages = {"page": board.page + 1, "pages": board.pages, "unit": said(language, unit)}
+    footer = (counted(language, WEEK_FOOTER, board.size, **pages) if week else
+              counted(language, MONTH_FOOTER, board.size, first=day_text(language, board.first),
+                      last=day_text(language, board.last), **pages))
     embed.set_footer(text=clip(footer, 2048))
     rows = ButtonRows()
     if board.pages > 1:
@@ -468,9 +476,12 @@ NOBODY_RATED = N_("Nobody is rated yet: ratings come from the daily boards once 
                   "are final.")
 RATED_TO = N_("rated to {day}")
 NO_DAY_RATED = N_("no day rated yet")
-RATING_FOOTER = N_(
+RATING_FOOTER = Nn_(
     "Each closed day's global board is one match (openskill); the rating is μ − 3σ, shown as "
-    "1000 + 40×, provisional under {established} days · {rated} · {size} rated · page "
+    "1000 + 40×, provisional under {established} days · {rated} · {count} rated · page "
+    "{page}/{pages}",
+    "Each closed day's global board is one match (openskill); the rating is μ − 3σ, shown as "
+    "1000 + 40×, provisional under {established} days · {rated} · {count} rated · page "
     "{page}/{pages}")
 
 
@@ -491,9 +502,9 @@ def rating_board(board: RatingBoard, *, viewer_id: int | None, guild_name: str |
     embed = discord.Embed(title=clip(title, 256), description="\n".join(lines), colour=COLOUR)
     rated = (language.format(RATED_TO, day=day_text(language, board.last_day))
              if board.last_day else language.gettext(NO_DAY_RATED))
-    embed.set_footer(text=clip(language.format(
-        RATING_FOOTER, established=ESTABLISHED_DAYS, rated=rated,
-        size=number(language, board.size), page=board.page + 1, pages=board.pages), 2048))
+    embed.set_footer(text=clip(counted(
+        language, RATING_FOOTER, board.size, established=ESTABLISHED_DAYS, rated=rated,
+        page=board.page + 1, pages=board.pages), 2048))
     if board.pages <= 1:
         return embed, None
     rows = ButtonRows()

@@ -41,7 +41,7 @@ from bot import timestamps
 from bot.i18n import ENGLISH, Language, server_language
 from bot.standings import number
 from core.daily import closes_at, next_deal_at
-from core.errors import N_
+from core.errors import N_, Nn_
 from core.posts import POSTED, SKIPPED, DailyPost, Deal, Due, Podium, Posts, due_day
 
 if TYPE_CHECKING:
@@ -278,7 +278,8 @@ def deal_line(deal: Deal, language: Language = ENGLISH) -> str:
                            variant=language.render(deal.variant), commitment=deal.commitment)
 
 
-SEED_RANKED = N_("Seed `{seed}` · {size} ranked on this server")
+SEED_RANKED = Nn_("Seed `{seed}` · {count} ranked on this server",
+                  "Seed `{seed}` · {count} ranked on this server")
 PODIUM_SEED = N_("Seed `{seed}`")
 NOBODY_RANKED = N_("Nobody ranked on this server.")
 PODIUM_LINE = N_("{rank}. {name}: {score}")
@@ -289,7 +290,8 @@ def podium_text(podium: Podium, limit: int = FIELD_LIMIT, language: Language = E
     """The podium's lines (as many as fit in ``limit`` characters), then always the seed."""
     if podium.lines:
         lines = [_board_line(line, language) for line in podium.lines]
-        seed = language.format(SEED_RANKED, seed=podium.seed, size=number(language, podium.size))
+        seed = language.ngettext(*SEED_RANKED, podium.size).format(
+            seed=podium.seed, count=number(language, podium.size))
     else:
         lines = [language.gettext(NOBODY_RANKED)]
         seed = language.format(PODIUM_SEED, seed=podium.seed)

@@ -34,7 +34,7 @@ from bot.cogs.posts import BURST, FIELD_LIMIT, POSTS_PER_SECOND, Pacer, holds, m
 from bot.i18n import ENGLISH, Language, server_language
 from bot.standings import day_text, days_text, english_like, month_text, number
 from core.daily import closes_at
-from core.errors import N_, Phrase
+from core.errors import N_, Nn_, Phrase
 from core.seasons import POSTED, SKIPPED, Champions, DueClose, MonthClose, Seasons
 
 if TYPE_CHECKING:
@@ -186,7 +186,7 @@ ROLE_NOBODY = N_("{role}: nobody ranked, so nobody holds it this month.")
 CHAMPION_ROLE = N_("Champion role")
 NOBODY_RANKED = N_("Nobody ranked on this server.")
 CHAMPION_LINE = N_("{place} {name}: {total} ({days})")
-RANKED_HERE = N_("{size} ranked on this server")
+RANKED_HERE = Nn_("{count} ranked on this server", "{count} ranked on this server")
 
 
 def champions_embed(close: MonthClose, role_id: int | None, role_note: str | None,
@@ -230,7 +230,8 @@ def board_text(board: Champions, language: Language = ENGLISH) -> str:
         lines.append(language.format(CHAMPION_LINE, place=MEDALS.get(line.rank, f"{line.rank}."),
                                      name=shown, total=number(language, line.total),
                                      days=days_text(language, line.days)))
-    lines.append(language.format(RANKED_HERE, size=number(language, board.size)))
+    lines.append(language.ngettext(*RANKED_HERE, board.size).format(
+        count=number(language, board.size)))
     return "\n".join(lines)[:FIELD_LIMIT]
 
 

@@ -165,7 +165,7 @@ async def test_a_french_server_shows_every_board_in_french(world, admin, clock, 
     assert re.fullmatch(r"Tomb of Four Kings n° \d+ · standard · Dungeon Hall", embed.title)
     assert embed.fields[0].name == "Classement jusqu'à"
     assert embed.fields[0].value.startswith("Ouvert : les parties peuvent être classées jusqu'à")
-    assert embed.footer.text == "1 classés · page 1/1"
+    assert embed.footer.text == "1 classé · page 1/1"
     assert [b["label"] for b in world.buttons(today.response)] == ["Jouer la donne du jour"]
     assert today.followups[0].content.startswith("Du: Platz **1** von 1 · ")
 
