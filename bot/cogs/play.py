@@ -153,7 +153,8 @@ class Play(commands.Cog):
             await replies.notice(interaction, NO_RUN)
         except NotYourRun as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await replies.notice(interaction, replies.not_yours(exc.run.owner_id))
+            await replies.notice(interaction,
+                                 Message(replies.NOT_YOURS, {"owner": exc.run.owner_id}))
         except StaleBoard as exc:
             _log_refusal(interaction, click.run_id, exc)
             await self.boards.redraw(interaction, exc.run, screens.STALE)

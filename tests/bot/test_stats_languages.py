@@ -251,6 +251,15 @@ async def test_a_german_servers_daily_post_and_champions_are_german(
     assert role.value.startswith(f"<@&{champion.id}> geht an <@")
 
 
+async def test_a_click_on_someone_elses_board_is_refused_in_the_clickers_language(
+        world, error_logs):
+    LOCALES[world.bob.id] = "fr"
+    board = await world.play(world.alice, "donsol")
+    refused = await world.click(world.bob, board, world.moves(board)[0]["custom_id"])
+    assert refused.ephemeral and refused.response.content == (
+        f"Cette partie appartient à <@{world.alice.id}> ; lancez la vôtre avec `/play`.")
+
+
 # ----- the pseudo-locale ----------------------------------------------------------------------
 
 
