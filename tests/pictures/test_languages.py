@@ -7,6 +7,7 @@ language."""
 from __future__ import annotations
 
 import string
+import unicodedata
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -120,7 +121,7 @@ def stats_texts(lang: str) -> list[tuple[str, int, tuple[int, int, int, int]]]:
 def test_the_stats_card_speaks_the_readers_language() -> None:
     french = [text for text, _, _ in stats_texts("fr")]
     assert "Cote, 12 dernières semaines" in french
-    assert "60 quotidiennes · cards" in french  # the unit is the engines' word
+    assert "60 quotidiennes · cartes" in french
     assert any(text.startswith("Cote normal ") and "(provisoire)" in text for text in french)
     german = [text for text, _, _ in stats_texts("de")]
     assert "Wertung, letzte 12 Wochen" in german
@@ -156,8 +157,8 @@ def test_numbers_are_written_the_languages_way() -> None:
     texts = {lang: [text for text, _, _ in stats_card.draw_pen(data, lang).texts]
              for lang in ("en", "fr", "de")}
     assert "1,234 dailies · cards" in texts["en"]
-    assert "1\u202f234 quotidiennes · cards" in texts["fr"]
-    assert "1.234 Tagesspiele · cards" in texts["de"]
+    assert "1\u202f234 quotidiennes · cartes" in texts["fr"]
+    assert "1.234 Tagesspiele · Karten" in texts["de"]
     rating = data[0]["ratings"][0][1]
     assert rating >= 1000 and all(
         any(f"normal {rating}" in text for text in found) for found in texts.values())
@@ -239,6 +240,10 @@ def test_the_font_has_every_character_of_every_shipped_translation() -> None:
         text = "".join(
             "".join(m.string) if isinstance(m.string, tuple) else m.string
             for m in catalog if m.id)
+        # Emoji and other symbols (⬜ 🔥 ❄️ and their variation selectors) are said in
+        # Discord's text only, never drawn with the font; the marks a picture draws are kept.
+        text = "".join(ch for ch in text if ch in MARKS
+                       or unicodedata.category(ch) not in ("So", "Mn", "Cf"))
         assert not missing_glyphs(text), (path.parent.parent.name, missing_glyphs(text))
     # Every language offered has its alphabet listed above.
     assert {code.replace("-", "_") for code in catalogs().codes} <= set(ALPHABETS)
