@@ -153,7 +153,9 @@ class Catalogs:
                             code, len(missing), len(wanted), missing[0][:60])
                 continue
             self.languages[code] = Language(code, translations)
-            digest.update(code.encode() + repr(sorted(translations._catalog.items())).encode())
+            # Keys are str, and (msgid, n) for plural forms: sorted by their repr.
+            entries = sorted(translations._catalog.items(), key=repr)  # type: ignore[attr-defined]
+            digest.update(code.encode() + repr(entries).encode())
         #: Changes whenever an offered language or a translation does (the commands' sync).
         self.digest = digest.hexdigest()
 
