@@ -175,13 +175,19 @@ def hint_notice(run: Run, action: str, reason: str) -> str:
     button, or the button that leads to it, is marked with :data:`HINT_MARK`). A phrase:
     the board says it in its own language (the label and the reason are the engine's)."""
     label = run.engine.label(run.view, action)
-    return Phrase(HINT, mark=HINT_MARK, move=label, reason=reason)
+    # A plain str field is filled as it is: the engine's words are looked up (a marked one
+    # is translated) until they are all phrases.
+    return Phrase(HINT, mark=HINT_MARK, move=_said(label), reason=_said(reason))
+
+
+def _said(text: str) -> Message | str:
+    return text if isinstance(text, Phrase) else Message(text)
 
 
 def illegal(refusal: IllegalMove) -> Message:
     """The notice of a move the engine refused, with the engine's reason (its phrase, said in
     the clicker's language by ``replies.notice``)."""
-    return Message(ILLEGAL, {"reason": refusal.reason})
+    return Message(ILLEGAL, {"reason": _said(refusal.reason)})
 
 
 def confirm_resign(run: Run, *, owner: str | None = None,
