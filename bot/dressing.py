@@ -37,6 +37,7 @@ import discord
 
 from bot import metrics
 from bot.buttons import HINT_MARK, ButtonRows
+from bot.i18n import ENGLISH, Language
 from bot.pictures.canvas import action_cards
 from bot.pictures.table import CACHE, FILENAME, render_scene, scene, scene_key, warm_up
 from core.model import Run
@@ -127,10 +128,15 @@ class TablePictures:
         metrics.picture("skipped")
         return False
 
-    async def drawn(self, run: Run, last_action: str | None) -> discord.File | None:
-        """The run's table as the file to answer with, or None when it cannot be drawn within
-        :attr:`wait` (the board then goes out as text; the drawing goes on into the cache)."""
-        task = asyncio.create_task(self.png(run.view, last_action))
+    async def drawn(self, run: Run, last_action: str | None,
+                    language: Language = ENGLISH) -> discord.File | None:
+        """The run's table as the file to answer with, in the board's ``language``, or None
+        when it cannot be drawn within :attr:`wait` (the board then goes out as text; the
+        drawing goes on into the cache)."""
+        # An English board's picture is drawn as it always was (png's two-argument form).
+        png = (self.png(run.view, last_action) if language is ENGLISH
+               else self.png(run.view, last_action, language))
+        task = asyncio.create_task(png)
         self._tasks.add(task)
         task.add_done_callback(self._done)
         try:
@@ -152,10 +158,16 @@ class TablePictures:
         if not task.cancelled():
             task.exception()  # a failure was logged by whoever waited; none left unretrieved
 
-    async def png(self, view: dict[str, Any], last_action: str | None) -> bytes:
+    async def png(self, view: dict[str, Any], last_action: str | None,
+                  language: Language = ENGLISH) -> bytes:
         """The table's PNG: from the cache, or drawn in a worker process (drawing holds the
-        GIL: in a thread of the bot's process it would slow every other click down)."""
+        GIL: in a thread of the bot's process it would slow every other click down).
+
+        A board in another language than English has its picture drawn and cached apart: its
+        scene carries the language's code (``language``), for the picture's labels."""
         drawn = scene(view, last_action)
+        if language is not ENGLISH:
+            drawn = {**drawn, "language": language.code}
         key = scene_key(drawn)
         found = CACHE.get(key)
         if found is None:

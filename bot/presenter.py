@@ -136,7 +136,7 @@ class Presenter:
         file = None
         if picture:
             assert run is not None
-            file = await bot.table_pictures.drawn(run, last_action)
+            file = await bot.table_pictures.drawn(run, last_action, screen.language)
         if file is not None and screen.pictured is not None:
             # The picture carries the table: the text keeps the events, status and prompt.
             screen.pictured.apply(screen.embed)
