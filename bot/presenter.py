@@ -85,9 +85,20 @@ class Presenter:
         on it when synced, and its table picture with it when drawn in time (``bot.dressing``):
         a board with its picture is sent in its pictured form (one status line for the
         fields), one without in full. The screen speaks the language :meth:`language` chooses
-        for it."""
+        for it; what it whispers (a hint on a public board) is also told the clicker privately
+        when their language is another."""
         screen = screen.speak(await self.language(interaction, edit=edit, ephemeral=ephemeral))
         file = await self._dressed(interaction, screen, last_action)
+        await self._answer(interaction, screen, file, edit=edit, ephemeral=ephemeral)
+        if screen.whisper is not None:
+            reader = await reader_language(self.bot, interaction)
+            if reader is not screen.language:
+                await interaction.followup.send(
+                    reader.render(screen.whisper), ephemeral=True,
+                    allowed_mentions=replies.NO_MENTIONS)
+
+    async def _answer(self, interaction: discord.Interaction[Any], screen: screens.Screen,
+                      file: discord.File | None, *, edit: bool, ephemeral: bool) -> None:
         kwargs = screen.kwargs()
         if edit:
             message = interaction.message

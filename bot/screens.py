@@ -70,6 +70,9 @@ class Screen:
     #: The same screen drawn in another language: the presenter chooses whose language a
     #: board speaks (the reader's when ephemeral, the server's when public) as it sends it.
     redraw: Callable[[Language], Screen] | None = None
+    #: What the clicker is also told privately, in their own language, when the board speaks
+    #: another (a hint on a public board: the board shows it in the server's language).
+    whisper: str | Message | None = None
 
     def speak(self, language: Language) -> Screen:
         """This screen in ``language`` (itself when it is in it, or cannot be redrawn)."""
@@ -135,7 +138,8 @@ def board(
         return board(run, owner=owner, notice=notice, hinted=hinted, choice=choice,
                      facts=facts, language=other)
 
-    return Screen(drawn.embed, rows, run, drawn.pictured, language, redraw)
+    return Screen(drawn.embed, rows, run, drawn.pictured, language, redraw,
+                  whisper=notice if hinted is not None else None)
 
 
 def can_choose(run: Run, choice: str) -> bool:

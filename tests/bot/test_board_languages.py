@@ -110,6 +110,43 @@ async def test_a_hint_on_a_private_board_is_in_the_players_language(hall, world,
     assert " — " in text.split("\n")[0]
 
 
+async def test_a_hint_on_a_public_board_is_the_servers_on_the_board_and_hers_privately(
+        hall, world, error_logs):
+    world.core.hints.budget = BUDGET
+    public = await play(hall, hall.amelie, "donsol")
+    hinted = await world.click(hall.amelie, public, world.control(public, "hint")["custom_id"])
+    assert world.description(world.message(public)).startswith("*💡 Tipp: **")
+    (told,) = hinted.followups
+    assert told.ephemeral
+    assert told.content.startswith("💡 Indice : **") and " — " in told.content
+    # Karl's hint on his own board, in his language and the server's: said once, on it.
+    karls = await play(hall, hall.admin, "donsol")
+    his = await world.click(hall.admin, karls, world.control(karls, "hint")["custom_id"])
+    assert his.followups == []
+    assert world.description(world.message(karls)).startswith("*💡 Tipp: **")
+
+
+async def test_a_click_on_a_public_board_reads_no_language_setting_again(
+        hall, world, monkeypatch, error_logs):
+    """The server's and the player's language choices are read once a minute (bot.i18n's
+    cache), not once per click: the fast path stays as cheap as it was."""
+    store = world.core.ctx.store
+    reads: list[str] = []
+    original = store.read
+
+    async def counted(fn, *args, **kwargs):
+        reads.append(fn.__name__)
+        return await original(fn, *args, **kwargs)
+
+    public = await play(hall, hall.amelie, "donsol")
+    board = (await world.click(hall.amelie, public, world.moves(public)[0]["custom_id"])
+             ).response
+    monkeypatch.setattr(store, "read", counted)
+    again = await world.click(hall.amelie, board, world.moves(board)[0]["custom_id"])
+    assert " · Zug 2" in again.response.embeds[0].footer.text  # German, as the server
+    assert not {"_guild", "_languages"} & set(reads), reads
+
+
 async def test_a_daily_share_line_is_posted_in_the_servers_language_and_handed_in_hers(
         hall, world, error_logs):
     started = (await hall.slash(hall.amelie, "daily", game="scoundrel")).response
