@@ -17,6 +17,7 @@ import pytest
 from bot import i18n
 from tests.bot.conftest import World
 from tests.bot.pseudo import english_words
+from tests.bot.raw import FakeDiscord
 from tests.bot.test_languages import (  # noqa: F401 (discord_languages: an autouse fixture)
     LOCALES,
     Hall,
@@ -163,6 +164,29 @@ async def test_a_daily_share_line_is_posted_in_the_servers_language_and_handed_i
     assert posted.content.startswith("Scoundrel Nr. 14 · amelie\n")
     assert posted.content.endswith("\nDas heutige Blatt spielen: /daily")
     assert shared.response is not None
+
+
+async def test_a_forged_button_is_refused_in_the_players_language(make_bot, error_logs):
+    """Raw payloads, as a modified client sends them: a damaged id, and a move the engine
+    refuses, on a French player's board are refused in French."""
+    fake, bot = FakeDiscord(), make_bot()
+    await fake.attach(bot)
+    try:
+        fake.command(bot, 1001, "preferences", language="fr")
+        await fake.settle()
+        fake.command(bot, 1001, "play", game="donsol")
+        await fake.settle()
+        board = list(fake.messages)[-1]
+        garbled = fake.click(bot, 1001, board, "dd.m:1:x:take 5D")
+        illegal = fake.click(bot, 1001, board, "dd.m:1:0:take ZZ")
+        await fake.settle()
+        assert fake.response(garbled)["data"]["content"] == (
+            "Ce bouton est abîmé ou n'est pas l'un des miens : rien n'a été changé.")
+        # The engine's reason is its own words (English until the engines' phrases).
+        assert fake.response(illegal)["data"]["content"].startswith(
+            "Ce coup n'est pas possible : ")
+    finally:
+        await bot.http.close()
 
 
 # ----- the pseudo-locale ----------------------------------------------------------------------
