@@ -153,8 +153,8 @@ class Catalogs:
                             code, len(missing), len(wanted), missing[0][:60])
                 continue
             self.languages[code] = Language(code, translations)
-            # Keys are str, and (msgid, n) for plural forms: sorted by their repr.
-            entries = sorted(translations._catalog.items(), key=repr)  # type: ignore[attr-defined]
+            # A plural message's keys are (msgid, n) tuples beside the str ones: sort by repr.
+            entries = sorted(translations._catalog.items(), key=repr)
             digest.update(code.encode() + repr(entries).encode())
         #: Changes whenever an offered language or a translation does (the commands' sync).
         self.digest = digest.hexdigest()
