@@ -10,6 +10,7 @@ nothing passes Discord's limits.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -218,13 +219,14 @@ def recording(hall, monkeypatch) -> Recording:
     return translations
 
 
-def check(screen: Any, recording: Recording) -> None:
-    """No English word of the boards' own on ``screen``, within Discord's limits."""
+def check(screen: Any, recording: Recording, embed: Any = None) -> None:
+    """No English word of the boards' own on ``screen`` (or on ``embed``, the screen's embed
+    with what is not the boards' taken off), within Discord's limits."""
     # until engines merge: the engines' words (rules/) are still English; tolerate exactly
     # those the board asked the catalog for and it did not know. Once every engine word is a
     # phrase, `engine` is empty for the words of rules/ and this tolerance can go.
     engine = {w for text in recording.unknown for w in english_words(text)}
-    embed = screen.embeds[0]
+    embed = embed or screen.embeds[0]
     assert len(embed.title or "") <= 256
     assert len(embed.description or "") <= 4096 and len(embed) <= 6000
     texts = [embed.title or "", embed.description or "", embed.footer.text or "",
@@ -235,9 +237,11 @@ def check(screen: Any, recording: Recording) -> None:
     for button in World.buttons(screen):
         assert len(button.get("label") or "") <= 80
         texts.append(button.get("label") or "")
+    # A command quoted bare (the share line's "/daily") stays English in every language.
+    texts = [re.sub(r"(?<![\w/])/[a-z-]+", " ", text) for text in texts]
     left = [w for text in texts for w in english_words(text)
             if w not in engine and w not in NAMES]
-    assert left == [], (left, texts)
+    assert left == [], (left, [t for t in texts if set(left) & set(english_words(t))])
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -275,3 +279,27 @@ async def test_the_pseudo_locale_leaves_no_english_word_on_a_board(
     card = await world.click(amelie, asked.response,
                              world.control(asked.response, "confirm")["custom_id"])
     check(card.response, recording)
+
+
+async def test_the_pseudo_locale_leaves_no_english_word_on_a_daily_result_card(
+        hall, world, recording, error_logs):
+    """A daily's card adds the share line (and the player's streak): theirs too are the
+    boards'. The deal's commitment field and the day's standing are the daily's own
+    (bot.standings) and left to its tests."""
+    card = await world.play_to_the_end(
+        hall.amelie, (await hall.slash(hall.amelie, "daily", game="donsol")).response,
+        random.Random(5))
+    embed = card.embeds[0]
+    assert len(embed) <= 6000
+    theirs = ("🏅", "Next deal")  # the standing's lines
+    for i in reversed(range(len(embed.fields))):
+        field = embed.fields[i]
+        if field.name.startswith("Deal of"):
+            embed.remove_field(i)
+        else:
+            kept = [line for line in field.value.split("\n")
+                    if not line.startswith(theirs)]
+            embed.set_field_at(i, name=field.name, value="\n".join(kept) or "—")
+    share = [f for f in embed.fields if "\n" in f.value and "/daily" in f.value]
+    assert share and share[0].name.startswith("⟦"), [f.name for f in embed.fields]
+    check(card, recording, embed)
