@@ -5,6 +5,9 @@ buttons). The board itself (embed and game buttons) is drawn by ``bot.games`` fr
 engine's view of the state (``Run.view``); this module adds the adapter's controls in row 4.
 Every button carries the run's version, so a board acts only on the run as it showed it.
 Nothing here talks to Discord or the database.
+
+Each screen is drawn in a language (``language=``, English by default) and can redraw itself
+in another (:meth:`Screen.speak`): the presenter chooses whose (``bot.presenter``).
 """
 
 from __future__ import annotations

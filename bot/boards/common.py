@@ -8,6 +8,11 @@ A playing board comes in two forms: in full (the game's fields and the footer), 
 shown without its table picture, where the text must hold the whole table; and pictured
 (:class:`Pictured`), for a board with its picture, which carries the table: the text keeps
 what happened, one status line and the prompt, so nothing is said twice.
+
+Every board is drawn in one :class:`~bot.i18n.Language` (docs/languages.md): the frame's and
+the games' own words are marked here and in each game's module (``N_``, ``Nn_``) and
+translated as they are drawn; the engines' words (view values, events, labels, prompts, score
+texts) go through ``language.render``, which says an engine's phrase in that language.
 """
 
 from __future__ import annotations
