@@ -163,7 +163,7 @@ class Play(commands.Cog):
             await self.boards.redraw(interaction, exc.run, screens.RUN_OVER)
         except IllegalMove as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await replies.notice(interaction, Message(NOT_POSSIBLE, {"reason": exc.reason}))
+            await replies.notice(interaction, screens.illegal(exc))
         except Refusal as exc:
             _log_refusal(interaction, click.run_id, exc)
             await replies.notice(interaction, exc)

@@ -18,13 +18,17 @@ from typing import Any
 import discord
 
 from bot.boards.common import (
+    ENGLISH,
     Board,
     ButtonSpec,
     Choice,
     Finish,
     GameBoard,
+    Language,
+    Nn_,
     add_field,
     button,
+    clip,
     status_line,
 )
 from bot.pictures.canvas import (
@@ -49,7 +53,7 @@ from rules.clear.engine import (
     reserve_text,
     slain_text,
 )
-from rules.words import N_, Phrase, plural
+from rules.words import N_, Phrase
 
 _FROM_HAND = discord.ButtonStyle.primary
 _FROM_RESERVE = discord.ButtonStyle.success
@@ -57,41 +61,70 @@ _TO_RESERVE = discord.ButtonStyle.secondary
 
 
 #: How each of the game's outcome words reads at the top of a finished board.
-HEADINGS: dict[str, str] = {"won": "🏆 Victory", "stuck": "🧱 Stuck"}
+HEADINGS: dict[str, str] = {"won": N_("🏆 Victory"), "stuck": N_("🧱 Stuck")}
+
+MONSTERS_FIELD, HAND, RESERVE = N_("Monsters"), N_("Hand"), N_("Reserve")
+POWER_DECK, SLAIN = N_("Power deck"), N_("Slain")
+SLAIN_COUNT = N_("⚔️ {slain}/{total} slain")
+TO_DEAL = N_("{count} to deal")
+RESERVE_COUNT = N_("reserve {count}")
+RESERVE_EMPTY = N_("reserve empty")
+FROM_RESERVE = N_("Reserve: {card}")
+TO_THE_RESERVE = N_("To the reserve")
+SLAY = N_("Slay {monster}")
+ONTO = N_("Onto {monster}")
+WHERE = N_("Where does {card} go?")
+SO_CLOSE = Nn_("So close: {count} monster short of clearing the dungeon.",
+               "So close: {count} monsters short of clearing the dungeon.")
+SPARE_ONE = N_("Spare cards are those never played: the card left on the reserve was played "
+               "there, so it does not count.")
+#: Only ever said of 2 cards or more, yet plural, so that a language with several plural
+#: forms (Russian, Polish) words 2 and 5 apart.
+SPARE_MANY = Nn_("Spare cards are those never played: the {count} card left on the reserve "
+                 "was played there, so it does not count.",
+                 "Spare cards are those never played: the {count} cards left on the reserve "
+                 "were played there, so they do not count.")
 
 
-def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
+def render(view: dict[str, Any], actions: list[str], embed: discord.Embed,
+           language: Language = ENGLISH) -> Board:
     """The Clear the Dungeon board for ``view``: the table's fields and the first step's
     buttons (a card each; its targets at once when only one card can be played)."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
     # The words come from rules.clear, so the terminal board says the same.
+    say, word = language.render, language.gettext
     add_field(
-        embed, "Monsters",
-        "\n".join(f"**{i}** {pile_text(p)}" for i, p in enumerate(view["piles"], start=1)),
+        embed, word(MONSTERS_FIELD),
+        "\n".join(f"**{i}** {say(pile_text(p))}"
+                  for i, p in enumerate(view["piles"], start=1)),
         inline=False,
     )
-    add_field(embed, "Hand", hand_text(view["hand"]))
-    add_field(embed, "Reserve", reserve_text(view["reserve"]))
-    add_field(embed, "Power deck", power_deck_text(view["talon"]))
-    add_field(embed, "Slain", slain_text(view["slain"]))
-    buttons = _first_step(view, actions)
+    add_field(embed, word(HAND), say(hand_text(view["hand"])))
+    add_field(embed, word(RESERVE), say(reserve_text(view["reserve"])))
+    add_field(embed, word(POWER_DECK), say(power_deck_text(view["talon"])))
+    add_field(embed, word(SLAIN), say(slain_text(view["slain"])))
+    buttons = _first_step(view, actions, language)
     only = _only_card(view, actions)
     if only is not None:
         # Nothing to choose first: the board asks where the one playable card goes, as the
         # second step would (the frame ends the description with the engine's prompt).
-        chosen = choose(view, actions, only)
+        chosen = choose(view, actions, only, language)
         assert chosen is not None
-        text = (embed.description or "").removesuffix(f"**{view['prompt']}**")
-        embed.description = f"{text}**{chosen.prompt}**"
+        text = (embed.description or "").removesuffix(
+            f"**{clip(say(view['prompt']), 300)}**")
+        embed.description = f"{text}**{say(chosen.prompt)}**"
     return Board(embed=embed, buttons=buttons)
 
 
-def status(view: dict[str, Any]) -> str:
+def status(view: dict[str, Any], language: Language = ENGLISH) -> str:
     """The line that stands for the fields beside the picture: ``⚔️ 3/12 slain · 36 to deal ·
     reserve 2``."""
+    reserve = len(view["reserve"])
     return status_line(
-        f"⚔️ {view['slain']}/{MONSTERS} slain", f"{view['talon']} to deal",
-        f"reserve {len(view['reserve'])}" if view["reserve"] else "reserve empty",
+        language.format(SLAIN_COUNT, slain=view["slain"], total=MONSTERS),
+        language.format(TO_DEAL, count=view["talon"]),
+        language.format(RESERVE_COUNT, count=reserve) if reserve
+        else language.gettext(RESERVE_EMPTY),
     )
 
 
@@ -119,18 +152,20 @@ def _moves_by_card(view: dict[str, Any], actions: list[str]) -> dict[str, list[s
     return by_card
 
 
-def _first_step(view: dict[str, Any], actions: list[str]) -> tuple[ButtonSpec, ...]:
+def _first_step(view: dict[str, Any], actions: list[str],
+                language: Language = ENGLISH) -> tuple[ButtonSpec, ...]:
     if view["over"]:
         return ()
     by_card = _moves_by_card(view, actions)
     if len(by_card) == 1:
         ((card, _),) = by_card.items()
-        chosen = choose(view, actions, card)
+        chosen = choose(view, actions, card, language)
         assert chosen is not None
         return chosen.buttons
     return tuple(
-        ButtonSpec(_card_label(view, card), _FROM_RESERVE if _from_reserve(view, card)
-                   else _FROM_HAND, 0, card, opens=tuple(moves))
+        ButtonSpec(language.render(_card_label(view, card)),
+                   _FROM_RESERVE if _from_reserve(view, card) else _FROM_HAND, 0, card,
+                   opens=tuple(moves))
         for card, moves in by_card.items()
     )
 
@@ -140,12 +175,16 @@ def _from_reserve(view: dict[str, Any], card: str) -> bool:
 
 
 def _card_label(view: dict[str, Any], card: str) -> str:
-    return f"Reserve: {display(card)}" if _from_reserve(view, card) else display(card)
+    """The card as its button names it (a phrase: English, said in the board's language)."""
+    return (Phrase(FROM_RESERVE, card=display(card)) if _from_reserve(view, card)
+            else display(card))
 
 
-def choose(view: dict[str, Any], actions: list[str], card: str) -> Choice | None:
+def choose(view: dict[str, Any], actions: list[str], card: str,
+           language: Language = ENGLISH) -> Choice | None:
     """The second step for ``card``: its legal targets, one row; None when ``card`` cannot
-    be played now."""
+    be played now. Its prompt is a phrase (English that remembers its message), said in the
+    board's language by the frame."""
     moves = _moves_by_card(view, actions).get(card)
     if not moves:
         return None
@@ -154,15 +193,16 @@ def choose(view: dict[str, Any], actions: list[str], card: str) -> Choice | None
     for action in moves:
         words = action.split(" ")
         if words[0] == "reserve":
-            buttons.append(button("To the reserve", _TO_RESERVE, action))
+            buttons.append(button(language.gettext(TO_THE_RESERVE), _TO_RESERVE, action))
             continue
         pile = view["piles"][int(words[2]) - 1]
         monster = display(pile["monster"])
         if len(pile["attack"]) == 2:  # the third card slays
-            buttons.append(button(f"Slay {monster}", put, action, emoji="⚔️"))
+            buttons.append(button(language.format(SLAY, monster=monster), put, action,
+                                  emoji="⚔️"))
         else:
-            buttons.append(button(f"Onto {monster}", put, action))
-    return Choice(prompt=f"Where does {_card_label(view, card)} go?", buttons=tuple(buttons))
+            buttons.append(button(language.format(ONTO, monster=monster), put, action))
+    return Choice(prompt=Phrase(WHERE, card=_card_label(view, card)), buttons=tuple(buttons))
 
 
 # ----- the table picture ----------------------------------------------------------------
@@ -264,20 +304,20 @@ def draw(s: dict[str, Any]) -> Canvas:
 NEAR_MISS_MONSTERS = 2
 
 
-def finish(view: dict[str, Any]) -> Finish:
+def finish(view: dict[str, Any], language: Language = ENGLISH) -> Finish:
     """Stuck one or two monsters short is a near miss. A win's "cards to spare" are the
     power deck and the hand left unplayed (the score, rules.md): cards put on the reserve were
     played there, so a note says so when the reserve still holds some."""
     if view["outcome"] == "stuck":
         left = MONSTERS - view["slain"]
         if 0 < left <= NEAR_MISS_MONSTERS:
-            return Finish(near_miss=f"So close: {plural(left, 'monster')} short of clearing "
-                          "the dungeon.")
+            return Finish(near_miss=language.ngettext(*SO_CLOSE, left).format(count=left))
     if view["won"] and view["reserve"]:
         n = len(view["reserve"])
-        kept = "the card left on the reserve was played there, so it does" if n == 1 else (
-            f"the {n} cards left on the reserve were played there, so they do")
-        return Finish(notes=(f"Spare cards are those never played: {kept} not count.",))
+        # Two sentences, not one plural: English words the two cases differently.
+        note = (language.gettext(SPARE_ONE) if n == 1
+                else language.ngettext(*SPARE_MANY, n).format(count=n))
+        return Finish(notes=(note,))
     return Finish()
 
 

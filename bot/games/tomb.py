@@ -16,13 +16,15 @@ from typing import Any
 import discord
 
 from bot.boards.common import (
+    ENGLISH,
     Board,
     ButtonSpec,
     GameBoard,
+    Language,
+    Nn_,
     add_field,
     arrange,
     button,
-    plural,
     status_line,
 )
 from bot.pictures.canvas import (
@@ -58,38 +60,55 @@ _COST = discord.ButtonStyle.danger
 
 #: How each of the game's outcome words reads at the top of a finished board.
 HEADINGS: dict[str, str] = {
-    "won": "🏆 Victory", "escaped": "🚪 Out alive", "dead": "💀 Dead",
-    "lost_in_dark": "🌑 Lost in the dark",
+    "won": N_("🏆 Victory"), "escaped": N_("🚪 Out alive"), "dead": N_("💀 Dead"),
+    "lost_in_dark": N_("🌑 Lost in the dark"),
 }
 
+HIT_POINTS, TORCHES_FIELD, DECK = N_("Hit points"), N_("Torches"), N_("Deck")
+PROGRESS, THIS_TURN, HAND = N_("Progress"), N_("This turn"), N_("Hand")
+CARDS = Nn_("{count} card", "{count} cards")
+DELVED = N_("⬇️ {count} delved")
+AT_ENTRANCE = N_("⬇️ at the entrance")
+OUT_IN = Nn_("↩️ out in {count} turn", "↩️ out in {count} turns")
+HP_LEFT = N_("❤️ {count} left")
+TORCHES_LEFT = Nn_("🔥 {count} torch", "🔥 {count} torches")
+IN_DECK = N_("{count} in the deck")
 
-def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
+
+def render(view: dict[str, Any], actions: list[str], embed: discord.Embed,
+           language: Language = ENGLISH) -> Board:
     """The Tomb board for ``view`` with a button per legal action (``actions``)."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
     # The words come from rules.tomb, so the terminal board says the same.
-    add_field(embed, "Hit points", hit_points_text(view))
-    add_field(embed, "Torches", torches_text(view))
-    add_field(embed, "Deck", plural(view["deck"], "card"))
-    add_field(embed, "Progress", progress_text(view), inline=False)
+    say, word = language.render, language.gettext
+    add_field(embed, word(HIT_POINTS), say(hit_points_text(view)))
+    add_field(embed, word(TORCHES_FIELD), say(torches_text(view)))
+    add_field(embed, word(DECK), language.ngettext(*CARDS, view["deck"]).format(
+        count=view["deck"]))
+    add_field(embed, word(PROGRESS), say(progress_text(view)), inline=False)
     if view["turn"]:
-        add_field(embed, "This turn", turn_text(view), inline=False)
-    add_field(embed, "Hand", hand_text(view["hand"]), inline=False)
-    return Board(embed=embed, buttons=arrange(_buttons(view, actions)))
+        add_field(embed, word(THIS_TURN), say(turn_text(view)), inline=False)
+    add_field(embed, word(HAND), say(hand_text(view["hand"])), inline=False)
+    return Board(embed=embed, buttons=arrange(_buttons(view, actions, language)))
 
 
-def status(view: dict[str, Any]) -> str:
+def status(view: dict[str, Any], language: Language = ENGLISH) -> str:
     """The line that stands for the fields beside the picture: ``❤️ 7 left · 🔥 3 torches ·
     33 in the deck · ⬇️ 4 delved``."""
     left = max(0, SURVIVABLE - view["damage"]) if view["hp_card"] else 0
     burnt = sum(1 for c in view["torches"] if c.startswith("A"))
     delved, needed = view["delve_turns"], view["retreat_needed"]
     if view["phase"] == "delve":
-        way = f"⬇️ {delved} delved" if delved else "⬇️ at the entrance"
+        way = (language.format(DELVED, count=delved) if delved
+               else language.gettext(AT_ENTRANCE))
     else:
-        way = f"↩️ out in {plural(max(0, (needed or 0) - view['retreat_turns']), 'turn')}"
+        turns = max(0, (needed or 0) - view["retreat_turns"])
+        way = language.ngettext(*OUT_IN, turns).format(count=turns)
+    torches = max(0, TORCHES - burnt)
     return status_line(
-        f"❤️ {left} left", f"🔥 {max(0, TORCHES - burnt)} torches",
-        f"{view['deck']} in the deck", way,
+        language.format(HP_LEFT, count=left),
+        language.ngettext(*TORCHES_LEFT, torches).format(count=torches),
+        language.format(IN_DECK, count=view["deck"]), way,
     )
 
 
@@ -106,7 +125,8 @@ def _flip_emoji(view: dict[str, Any]) -> str:
     return "⬇️"
 
 
-def _buttons(view: dict[str, Any], actions: list[str]) -> list[list[ButtonSpec]]:
+def _buttons(view: dict[str, Any], actions: list[str],
+             language: Language = ENGLISH) -> list[list[ButtonSpec]]:
     go: list[ButtonSpec] = []
     choices: list[ButtonSpec] = []
     drops: list[ButtonSpec] = []
@@ -114,7 +134,7 @@ def _buttons(view: dict[str, Any], actions: list[str]) -> list[list[ButtonSpec]]
     other: list[ButtonSpec] = []
     for action in actions:
         verb = action.partition(" ")[0]
-        label = TOMB.label(view, action)
+        label = language.render(TOMB.label(view, action))
         emoji = _EMOJI.get(verb)
         if action == "flip":
             go.append(button(label, _GO, action, emoji=_flip_emoji(view)))
