@@ -17,6 +17,7 @@ answered in the clicker's language by :func:`bot.replies.notice`.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -154,8 +155,9 @@ class Presenter:
         dressing.dress(screen.embed, screen.buttons, bot.card_emoji, picture=file is not None)
         return file
 
-    async def standing(self, run: Run) -> str | None:
-        """Where a finished daily stands on its day's boards, and when the next deal comes."""
+    async def standing(self, run: Run) -> Callable[[Language], str] | None:
+        """Where a finished daily stands on its day's boards, and when the next deal comes,
+        said in the language the card is drawn in (chosen after the facts are looked up)."""
         if run.kind is not RunKind.DAILY or not run.over:
             return None
         assert run.day is not None
@@ -163,7 +165,7 @@ class Presenter:
         found = await core.rankings.standing(
             run.owner_id, run.game, run.variant, run.day, run.guild_id
         )
-        return standings.standing_text(run, found, core.ctx.clock())
+        return functools.partial(standings.standing_text, run, found, core.ctx.clock())
 
     async def facts(self, run: Run, user: discord.abc.User | None = None) -> Facts | None:
         """What a finished run means for its player (its result card): the personal best,

@@ -115,7 +115,7 @@ def board(
         notice=notice, choice=choice, language=language,
     )
     if run.kind is RunKind.DAILY:
-        standings.commitment_field(drawn.embed, run, commitment(run.seed))
+        standings.commitment_field(drawn.embed, run, commitment(run.seed), language)
     rows = ButtonRows()
     for spec in drawn.buttons:
         if spec.opens:  # a first step: the click only redraws, offering these moves
@@ -161,7 +161,7 @@ def finished(
     embed = result.card(run, BOARDS[run.game], owner=owner, notice=notice, facts=facts,
                         language=language)
     if run.kind is RunKind.DAILY:
-        standings.commitment_field(embed, run, commitment(run.seed))
+        standings.commitment_field(embed, run, commitment(run.seed), language)
     rows = ButtonRows()
     if run.kind is RunKind.DAILY:
         rows.add(_control("share", run, label=word(SHARE), emoji="📣",

@@ -12,6 +12,7 @@ gold, any other end red.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
@@ -61,7 +62,7 @@ class Facts:
 
     best: PersonalBest | None = None
     #: A daily's standing on the day's boards and when the next deal comes (bot.standings).
-    standing: str | None = None
+    standing: str | Callable[[Language], str] | None = None
     #: The player's current daily streak in the game, in days (dailies only).
     streak: int | None = None
     #: A daily's share line, as it is posted (``core.recap``: a phrase, said in the card's
@@ -166,7 +167,9 @@ def _meaning(run: Run, facts: Facts | None, language: Language) -> list[str]:
         elif run.status is not RunStatus.RESIGNED:
             lines.append(language.format(FIRST_RUN, game=game))
     if facts.standing:
-        lines.append(f"🏅 {language.render(facts.standing)}")
+        said = (facts.standing(language) if callable(facts.standing)
+                else language.render(facts.standing))
+        lines.append(f"🏅 {said}")
     if facts.streak:
         lines.append(language.ngettext(*STREAK, facts.streak).format(count=facts.streak))
     return lines

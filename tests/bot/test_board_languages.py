@@ -283,23 +283,15 @@ async def test_the_pseudo_locale_leaves_no_english_word_on_a_board(
 
 async def test_the_pseudo_locale_leaves_no_english_word_on_a_daily_result_card(
         hall, world, recording, error_logs):
-    """A daily's card adds the share line (and the player's streak): theirs too are the
-    boards'. The deal's commitment field and the day's standing are the daily's own
-    (bot.standings) and left to its tests."""
+    """A daily's card adds the share line, the player's streak, the day's standing and the
+    deal's commitment: every one of them in the card's language."""
     card = await world.play_to_the_end(
         hall.amelie, (await hall.slash(hall.amelie, "daily", game="donsol")).response,
         random.Random(5))
     embed = card.embeds[0]
     assert len(embed) <= 6000
-    theirs = ("🏅", "Next deal")  # the standing's lines
-    for i in reversed(range(len(embed.fields))):
-        field = embed.fields[i]
-        if field.name.startswith("Deal of"):
-            embed.remove_field(i)
-        else:
-            kept = [line for line in field.value.split("\n")
-                    if not line.startswith(theirs)]
-            embed.set_field_at(i, name=field.name, value="\n".join(kept) or "—")
+    assert not any(f.name.startswith("Deal of") for f in embed.fields)
+    assert "🏅 ⟦" in embed.description or any("🏅 ⟦" in f.value for f in embed.fields)
     share = [f for f in embed.fields if "\n" in f.value and "/daily" in f.value]
     assert share and share[0].name.startswith("⟦"), [f.name for f in embed.fields]
     check(card, recording, embed)
