@@ -31,7 +31,11 @@ def scaled_bar(value: int, maximum: int, segments: int = 10) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 card``, ``3 cards``."""
+    """``1 card``, ``3 cards``: a plural :class:`Phrase` for the game words of
+    :data:`COUNTED` (said in the reader's language), the English words for any other."""
+    forms = COUNTED.get(word)
+    if forms is not None and many is None:
+        return counted(forms, n)
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
@@ -139,3 +143,29 @@ def load_text(data: Any) -> Any:
     params = {k: load_text(v) for k, v in data.get("p", {}).items()}
     plural, count = data.get("n", (None, None))
     return Phrase.of(Message(data["t"], params, plural, count))
+
+
+def counted(forms: tuple[str, str], count: int, /, **params: object) -> Phrase:
+    """A plural phrase from ``Nn_(singular, plural)``: ``counted(Nn_("{count} card",
+    "{count} cards"), 3)`` is ``3 cards``."""
+    return Phrase(forms[0], plural=forms[1], count=count, **params)
+
+
+def lines(*parts: str, sep: str = "\n") -> Phrase:
+    """``parts`` (phrases or plain text) joined by ``sep`` as one phrase, each part said in
+    the reader's language: a board's text. The joining template holds no words, so it is
+    not in the catalogs (a lookup gives it back as it is)."""
+    template = sep.join(f"{{p{i}}}" for i in range(len(parts)))
+    return Phrase(template, **{f"p{i}": part for i, part in enumerate(parts)})
+
+
+#: The counted game words :func:`plural` says in any language.
+COUNTED: dict[str, tuple[str, str]] = {
+    "card": Nn_("{count} card", "{count} cards"),
+    "deal": Nn_("{count} deal", "{count} deals"),
+    "turn": Nn_("{count} turn", "{count} turns"),
+    "retreat turn": Nn_("{count} retreat turn", "{count} retreat turns"),
+    "King": Nn_("{count} King", "{count} Kings"),
+    "point": Nn_("{count} point", "{count} points"),
+    "monster": Nn_("{count} monster", "{count} monsters"),
+}
