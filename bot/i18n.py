@@ -153,7 +153,9 @@ class Catalogs:
                             code, len(missing), len(wanted), missing[0][:60])
                 continue
             self.languages[code] = Language(code, translations)
-            digest.update(code.encode() + repr(sorted(translations._catalog.items())).encode())
+            # A plural message's keys are (msgid, n) tuples beside the str ones: sort by repr.
+            items = sorted(translations._catalog.items(), key=repr)  # type: ignore[attr-defined]
+            digest.update(code.encode() + repr(items).encode())
         #: Changes whenever an offered language or a translation does (the commands' sync).
         self.digest = digest.hexdigest()
 
