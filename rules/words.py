@@ -95,11 +95,37 @@ class Phrase(str):
     ``Phrase(N_("You drink {card}."), card=shown)``. A field may itself be a phrase (or a
     message), which is said in the same language."""
 
+    __slots__ = ("message",)
     message: Message
 
     def __new__(cls, template: str, /, *, plural: str | None = None, count: int | None = None,
                 **params: object) -> Phrase:
-        return cls.of(Message(template, params, plural, count))
+        # The engines make a phrase for every event of every move, and a refusal for every
+        # legality check, so this is a hot path. A sentence without fields is made once and
+        # shared (a phrase never changes). Otherwise the English is formatted straight from
+        # the template (a field's phrase formats as the English it is, a message as its
+        # English), and the message is built without the frozen dataclass's per-field
+        # __setattr__: both give exactly what Message(...) and str() do.
+        if not params and count is None and plural is None and cls is Phrase:
+            shared = _FIXED.get(template)
+            if shared is None:
+                shared = cls.of(Message(template))
+                if len(_FIXED) < _FIXED_LIMIT:
+                    _FIXED[template] = shared
+            return shared
+        message = object.__new__(Message)
+        message.__dict__.update(template=template, params=params, plural=plural, count=count)
+        text = template if plural is None or count == 1 else plural
+        if count is not None:
+            if "count" not in params:
+                text = text.format_map({**params, "count": count})
+            else:
+                text = text.format_map(params)
+        elif params:
+            text = text.format_map(params)
+        made = str.__new__(cls, text)
+        made.message = message
+        return made
 
     @classmethod
     def of(cls, message: Message) -> Phrase:
@@ -109,6 +135,12 @@ class Phrase(str):
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled to the picture worker with its message
         return (Phrase.of, (self.message,))
+
+
+#: The phrases without fields made so far (see ``Phrase.__new__``), bounded in case a caller
+#: makes phrases of texts that are not templates.
+_FIXED: dict[str, Phrase] = {}
+_FIXED_LIMIT = 4096
 
 
 def said(message: Message | Phrase | str, lookup: Lookup) -> str:
