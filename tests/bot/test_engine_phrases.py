@@ -84,7 +84,7 @@ def test_clear_in_french() -> None:
     )
     assert FRENCH.render(game.refusal(state, "reserve KS")) == (
         "K♠ est un monstre, pas une carte de force.")
-    assert FRENCH.render(game.view(state)["score_text"]) == "0 monstres sur 12"
+    assert FRENCH.render(game.view(state)["score_text"]) == "0 sur 12 monstres"
     assert FRENCH.render(view["events"][1]).startswith("Votre première main : ")
     assert FRENCH.render(view["piles"][0]["needs"]).startswith("1re carte : ")
 
