@@ -168,7 +168,7 @@ PROBES = ("take ZZ", "put 5H 9", "put AS 1", "reserve KS", "fist 2H", "fight 3S"
 
 def _played(key: str, moves: int = 300) -> Iterator[tuple[str, Any]]:
     """``(what, text)`` for every sentence random games of ``key`` show in ``moves`` moves:
-    view words, labels, refusals, boards, outcome and resigned texts."""
+    view words, labels, refusals, boards, outcome and resigned texts, hints' reasons."""
     game = GAMES[key]
     rng = random.Random(key)
     played = 0
@@ -191,6 +191,9 @@ def _played(key: str, moves: int = 300) -> Iterator[tuple[str, Any]]:
             for probe in PROBES:
                 if not game.is_legal(state, probe):
                     yield f"refusal {probe!r}", game.refusal(state, probe)
+            if played % 10 == 0:  # a hint's reason now and then (a search each)
+                found = hint(key, state, rng=random.Random(played), budget=120, samples=2)
+                yield "hint", found.reason
             state = game.apply(state, rng.choice(legal))
             played += 1
 
