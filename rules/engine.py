@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rules.deal import check_seed, shuffled
-from rules.words import N_, Phrase, dump_text, load_text
+from rules.words import N_, Message, Nn_, Phrase, dump_text, load_text
 
 S = TypeVar("S")
 
@@ -57,6 +57,9 @@ class Game(ABC, Generic[S]):
     rules_version: ClassVar[int] = 1
     #: The part of the score that stats average, and what it counts: ``(index, unit)``.
     stat: ClassVar[tuple[int, str]] = (0, "points")
+    #: The stat's unit counted, in the players' words: ``Nn_("{count} point", "{count} points")``
+    #: (:meth:`stat_text`).
+    stat_units: ClassVar[tuple[str, str]] = Nn_("{count} point", "{count} points")
     #: Every outcome word the game ends with, and what it is: ``win``, ``loss`` or ``out``
     #: (ended alive without winning). Boards colour and head a finished run by it.
     outcomes: ClassVar[dict[str, str]]
@@ -67,6 +70,16 @@ class Game(ABC, Generic[S]):
         :class:`Phrase` from :attr:`outcome_names`, else its underscores read as spaces."""
         marked = self.outcome_names.get(outcome)
         return Phrase(marked) if marked is not None else outcome.replace("_", " ")
+
+    def stat_text(self, value: float, shown: str | None = None) -> Phrase:
+        """``value`` of the stat with its unit, ``12 cards``: a plural phrase. ``shown`` is the
+        number as the reader's locale writes it (``12,5``), the value itself by default; a
+        value that is not whole takes the plural form."""
+        count = int(value) if float(value).is_integer() else 2
+        number = shown if shown is not None else f"{value:g}"
+        # The plural form is chosen by ``count``; the text shows ``number`` in its place.
+        return Phrase.of(Message(self.stat_units[0], {"count": number}, self.stat_units[1],
+                                 count))
 
     def variant_name(self, variant: str) -> str:
         """A variant as a player reads it (``hard``; ``difficile`` in French): a

@@ -197,6 +197,7 @@ class ClearTheDungeon(Game[ClearState]):
     state_type = ClearState
     deck = DECK
     stat = (0, "monsters slain")
+    stat_units = Nn_("{count} monster slain", "{count} monsters slain")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "stuck": "loss"}
     outcome_names: ClassVar[dict[str, str]] = {"won": N_("won"), "stuck": N_("stuck")}
     variant_names: ClassVar[dict[str, str]] = {"standard": N_("standard")}

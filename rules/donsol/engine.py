@@ -168,6 +168,7 @@ class Donsol(Game[DonsolState]):
     state_type = DonsolState
     deck = DECK
     stat = (0, "cards")
+    stat_units = Nn_("{count} card", "{count} cards")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "dead": "loss"}
     outcome_names: ClassVar[dict[str, str]] = {"won": N_("won"), "dead": N_("dead")}
     variant_names: ClassVar[dict[str, str]] = {

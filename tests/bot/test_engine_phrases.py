@@ -224,3 +224,11 @@ def test_every_recap_legend_word_is_translated(key: str) -> None:
     for _, word in plugin(key).recap.legend:
         assert isinstance(word, Phrase) and word.message.template in TEMPLATE_IDS
         assert FRENCH.render(word) != word or word in ("standard",)
+
+
+def test_the_stats_unit_is_counted_in_the_readers_language() -> None:
+    donsol, clear = GAMES["donsol"], GAMES["clear"]
+    assert donsol.stat_text(12) == "12 cards" and donsol.stat_text(1) == "1 card"
+    assert FRENCH.render(donsol.stat_text(12)) == "12 cartes"
+    assert FRENCH.render(clear.stat_text(1)) == "1 monstre vaincu"
+    assert GERMAN.render(donsol.stat_text(3.5, GERMAN.number(3.5))) == "3,5 Karten"
