@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gettext
-import inspect
 import io
 import json
 import os
@@ -157,11 +156,9 @@ def _read_mo(path: Path) -> gettext.GNUTranslations:
 
 
 def _rules_text(key: str, words: Speaker) -> str:
-    """The game's rules for the terminal, in the reader's language where the rulebook has
-    them (a rulebook without languages gives English)."""
-    if "lang" in inspect.signature(terminal_text).parameters:
-        return terminal_text(key, lang=words.code)  # type: ignore[call-arg]
-    return terminal_text(key)
+    """The game's rules for the terminal, in the reader's language where the game has a text
+    in it (else English)."""
+    return terminal_text(key, lang=words.code)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -116,6 +116,16 @@ def test_the_terminal_in_french_says_the_events_and_refusals_in_french(
     assert out.rstrip().endswith("Vous quittez la partie.")
 
 
+def test_the_rules_in_the_terminal_come_in_its_language(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nq\n"))
+    assert main(["--lang", "fr", "play", "tomb", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert terminal_text("tomb", lang="fr") in out
+    assert "Parchemin de lumière" in out and "COMMENT TAPER VOS COUPS" in out
+    assert main(["rules", "donsol", "--lang", "de"]) == 0
+    assert capsys.readouterr().out.strip() == terminal_text("donsol", lang="de").strip()
+
+
 def test_the_terminal_follows_lang_and_lang_after_the_command(monkeypatch, capsys) -> None:
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
     assert main(["deal", "tomb", "--seed", "3"]) == 0
