@@ -44,15 +44,17 @@ from core import (
     StaleBoard,
 )
 from core.checks import check_game, check_variant
+from core.errors import N_, Message
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
 
 log = logging.getLogger(__name__)
 
-NO_RUN = "That run does not exist (any more), so nothing was changed."
-NOT_A_CHOICE = "That card cannot be played now, so nothing was changed."
-NO_SHARE = "Only a finished daily has a result to share."
+NO_RUN = N_("That run does not exist (any more), so nothing was changed.")
+NOT_A_CHOICE = N_("That card cannot be played now, so nothing was changed.")
+NO_SHARE = N_("Only a finished daily has a result to share.")
+NOT_POSSIBLE = N_("That move is not possible: {reason}")
 
 
 class Play(commands.Cog):
@@ -151,7 +153,8 @@ class Play(commands.Cog):
             await replies.notice(interaction, NO_RUN)
         except NotYourRun as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await replies.notice(interaction, replies.not_yours(exc.run.owner_id))
+            await replies.notice(interaction,
+                                 Message(replies.NOT_YOURS, {"owner": exc.run.owner_id}))
         except StaleBoard as exc:
             _log_refusal(interaction, click.run_id, exc)
             await self.boards.redraw(interaction, exc.run, screens.STALE)
@@ -160,7 +163,7 @@ class Play(commands.Cog):
             await self.boards.redraw(interaction, exc.run, screens.RUN_OVER)
         except IllegalMove as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await replies.notice(interaction, f"That move is not possible: {exc.reason}")
+            await replies.notice(interaction, screens.illegal(exc))
         except Refusal as exc:
             _log_refusal(interaction, click.run_id, exc)
             await replies.notice(interaction, exc)
