@@ -30,6 +30,7 @@ from discord.ext import commands
 from bot import metrics, replies, results, screens
 from bot.buttons import CONTROL, LEGACY, MOVE, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from bot.i18n import reader_language
 from bot.presenter import written
 from bot.stats_answer import send_stats
 from core import (
@@ -123,7 +124,8 @@ class Play(commands.Cog):
     async def games(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         """Your unfinished runs, each with a button that brings its board back."""
         runs = await self.core.runs.unfinished(interaction.user.id)
-        text, rows = screens.games_list(runs, private=private)
+        text, rows = screens.games_list(runs, private=private,
+                                        language=await reader_language(self.bot, interaction))
         kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 

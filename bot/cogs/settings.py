@@ -94,16 +94,15 @@ BAD_DAYS = N_(
 CHANGED = N_("Changed {options}.")
 SETTINGS_OF = N_("The settings of **{server}**:")
 NOT_SET = N_("not set")
-POST_OFF = N_("off")
-POST_AT = N_("on (at 01:00 UTC in {channel})")
-POST_WAITS = N_("on, once a results channel is set")
+POST_AT = N_("`on` (at 01:00 UTC in {channel})")
+POST_WAITS = N_("`on`, once a results channel is set")
 CHANNEL_LINE = N_("{channel} (result lines and the daily post)")
 AGE_LINE = Nn_("{count} day (younger accounts are not ranked on this server's board)",
                "{count} days (younger accounts are not ranked on this server's board)")
 PICTURES_LINE = N_("{value} (table pictures on boards)")
 ROLE_LINE = N_("{role} (given each month to each game's champion of this server)")
 LANGUAGE_LINE = N_("{language} (the server's public messages)")
-SERVER_AUTO = N_("auto (the server's Discord language)")
+SERVER_AUTO = N_("`auto` (the server's Discord language)")
 YOURS_NOW = N_("Your preferences are now:")
 YOURS = N_("Your preferences:")
 MY_PICTURES = N_("{value} (table pictures on your boards)")
@@ -115,7 +114,7 @@ REMINDED = N_("a direct message at {time}, an hour before today's deal ends, whe
               "is at risk")
 NOT_REMINDED = N_("no direct messages")
 MY_REMINDERS = N_("{value} ({reminders})")
-MY_LANGUAGE = N_("{value} (the answers only you see; auto: your Discord language)")
+MY_LANGUAGE = N_("{value} (the answers only you see; `auto`: your Discord language)")
 
 
 class ChannelOption(app_commands.Transformer):
@@ -351,10 +350,10 @@ def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str],
     say = language.format
     head = say(SETTINGS_OF, server=discord.utils.escape_markdown(guild.name))
     if changed:
-        head = f"{say(CHANGED, options=', '.join(changed))} {head}"
+        head = f"{say(CHANGED, options=', '.join(f'`{name}`' for name in changed))} {head}"
     channel = f"<#{now.results_channel}>" if now.results_channel else language.render(NOT_SET)
     if not now.daily_post:
-        post = language.render(POST_OFF)
+        post = "`off`"  # a value, typed as it is in every language
     elif now.results_channel:
         post = say(POST_AT, channel=f"<#{now.results_channel}>")
     else:
@@ -364,12 +363,12 @@ def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str],
                                   count=now.min_account_age))
     return "\n".join([
         head,
-        f"- results-channel: {say(CHANNEL_LINE, channel=channel)}",
-        f"- min-account-age: {age}",
-        f"- daily-post: {post}",
-        f"- pictures: {say(PICTURES_LINE, value='on' if now.pictures else 'off')}",
-        f"- champion-role: {say(ROLE_LINE, role=role)}",
-        f"- language: {say(LANGUAGE_LINE, language=_language_name(now.language, language))}",
+        f"- `results-channel`: {say(CHANNEL_LINE, channel=channel)}",
+        f"- `min-account-age`: {age}",
+        f"- `daily-post`: {post}",
+        f"- `pictures`: {say(PICTURES_LINE, value='`on`' if now.pictures else '`off`')}",
+        f"- `champion-role`: {say(ROLE_LINE, role=role)}",
+        f"- `language`: {say(LANGUAGE_LINE, language=_language_name(now.language, language))}",
     ])
 
 
@@ -397,10 +396,10 @@ def preferences_text(prefs: dict[str, str], *, changed: bool, remind_at: datetim
               else language.render(NOT_REMINDED))
     return "\n".join([
         language.render(YOURS_NOW if changed else YOURS),
-        f"- pictures: {say(MY_PICTURES, value=f'**{shown[PICTURES]}**')}",
-        f"- global-board: {say(MY_BOARD, value=f'**{shown[GLOBAL_BOARD]}**', board=board)}",
-        f"- reminders: {say(MY_REMINDERS, value=f'**{shown[REMINDERS]}**', reminders=remind)}",
-        f"- language: {say(MY_LANGUAGE, value=f'**{shown[LANGUAGE]}**')}",
+        f"- `pictures`: {say(MY_PICTURES, value=f'`{shown[PICTURES]}`')}",
+        f"- `global-board`: {say(MY_BOARD, value=f'`{shown[GLOBAL_BOARD]}`', board=board)}",
+        f"- `reminders`: {say(MY_REMINDERS, value=f'`{shown[REMINDERS]}`', reminders=remind)}",
+        f"- `language`: {say(MY_LANGUAGE, value=f'`{shown[LANGUAGE]}`')}",
     ])
 
 

@@ -102,6 +102,15 @@ async def test_resign_and_the_result_card_speak_the_boards_language(hall, world,
     assert labels(card) == ["S'entraîner à Clear the Dungeon", "Statistiques"]
 
 
+async def test_her_unfinished_runs_are_listed_in_her_language(hall, world, error_logs):
+    await play(hall, hall.amelie, "donsol", private=True)
+    listed = (await hall.slash(hall.amelie, "games")).response
+    assert listed.content.startswith("Vos parties en cours (un bouton ramène son plateau) :")
+    line = listed.content.splitlines()[1]
+    assert line.startswith("**1.** Donsol (normal, entraînement) · coup 0 · ")
+    assert line.endswith(" · partie n° 1")
+
+
 async def test_a_hint_on_a_private_board_is_in_the_players_language(hall, world, error_logs):
     world.core.hints.budget = BUDGET
     private = await play(hall, hall.amelie, "donsol", private=True)

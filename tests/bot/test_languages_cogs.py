@@ -327,36 +327,36 @@ async def test_settings_and_preferences_answer_a_french_reader_in_french(world, 
     shown_now = (await world.slash(world.admin, "settings")).response.content
     assert shown_now == "\n".join([
         "Les réglages de **Kartenhalle** :",
-        "- results-channel: non défini (les lignes de résultat et la publication quotidienne)",
-        "- min-account-age: 0 jour (les comptes plus récents ne sont pas classés sur le "
+        "- `results-channel`: non défini (les lignes de résultat et la publication quotidienne)",
+        "- `min-account-age`: 0 jour (les comptes plus récents ne sont pas classés sur le "
         "classement de ce serveur)",
-        "- daily-post: on, dès qu'un salon de résultats est choisi",
-        "- pictures: on (images de la table sur les plateaux)",
-        "- champion-role: non défini (donné chaque mois au champion de chaque jeu de ce "
+        "- `daily-post`: `on`, dès qu'un salon de résultats est choisi",
+        "- `pictures`: `on` (images de la table sur les plateaux)",
+        "- `champion-role`: non défini (donné chaque mois au champion de chaque jeu de ce "
         "serveur)",
-        "- language: auto (la langue Discord du serveur) (les messages publics du serveur)",
+        "- `language`: `auto` (la langue Discord du serveur) (les messages publics du serveur)",
     ])
     results = world.guild.create_text_channel("ergebnisse")
     changed = (await world.slash(world.admin, "settings", **{
         "results-channel": results, "min-account-age": 3})).response.content
     assert changed.startswith(
-        "Modifié : results-channel, min-account-age. Les réglages de **Kartenhalle** :")
-    assert "- min-account-age: 3 jours (" in changed
-    assert f"- daily-post: on (à 01:00 UTC dans <#{results.id}>)" in changed
+        "Modifié : `results-channel`, `min-account-age`. Les réglages de **Kartenhalle** :")
+    assert "- `min-account-age`: 3 jours (" in changed
+    assert f"- `daily-post`: `on` (à 01:00 UTC dans <#{results.id}>)" in changed
 
     prefs = (await world.slash(world.alice, "preferences")).response.content
     assert prefs.splitlines() == [
         "Vos préférences :",
-        "- pictures: **on** (images de la table sur vos plateaux)",
-        "- global-board: **on** (votre nom sur les classements globaux)",
-        "- reminders: **off** (aucun message privé)",
-        "- language: **auto** (les réponses que vous seul voyez ; auto : votre langue "
+        "- `pictures`: `on` (images de la table sur vos plateaux)",
+        "- `global-board`: `on` (votre nom sur les classements globaux)",
+        "- `reminders`: `off` (aucun message privé)",
+        "- `language`: `auto` (les réponses que vous seul voyez ; `auto` : votre langue "
         "Discord)",
     ]
     now = (await world.slash(world.alice, "preferences", reminders="on",
                              **{"global-board": "off"})).response.content
     assert now.startswith("Vos préférences sont désormais :\n")
-    assert "- reminders: **on** (un message privé à <t:" in now
+    assert "- `reminders`: `on` (un message privé à <t:" in now
     assert "« un joueur »" in now
     # language:de: the answer to that very command is German.
     german = (await world.slash(world.alice, "preferences", language="de")).response.content
