@@ -128,7 +128,7 @@ def card(card: Card, language: Language = ENGLISH) -> tuple[discord.Embed, Butto
     once closed), and while open the Accept and Close buttons; the seed only once closed."""
     say = language.format
     c = card.challenge
-    title = say(TITLE, id=c.id, game=c.title, variant=c.variant)
+    title = say(TITLE, id=c.id, game=c.title, variant=GAMES[c.game].variant_name(c.variant))
     # Mentions in an embed show the names and ping nobody.
     if c.opponent_id is not None:
         who = say(CHALLENGES_ONE, challenger=f"<@{c.owner_id}>", opponent=f"<@{c.opponent_id}>")
@@ -213,7 +213,8 @@ def open_list(found: list[OpenChallenge],
         state = language.render(NOT_ACCEPTED) if item.run is None else (
             language.render(RUN_OVER) if item.run.over
             else say(RUN_AT, moves=item.run.moves))
-        lines.append(say(LISTED, n=i + 1, id=c.id, game=c.title, variant=c.variant,
+        lines.append(say(LISTED, n=i + 1, id=c.id, game=c.title,
+                         variant=GAMES[c.game].variant_name(c.variant),
                          state=state, when=when(c.deadline)))
         row = i // 2
         if item.run is None:

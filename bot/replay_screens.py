@@ -13,7 +13,6 @@ only they see.
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import discord
@@ -40,7 +39,6 @@ FOOTER = N_("Step {number} of {total} · final score {score}")
 FIRST_LABEL, BACK_LABEL, FORWARD_LABEL, LAST_LABEL = (
     N_("First"), N_("Back"), N_("Forward"), N_("Last"))
 #: Whether the boards' renderer takes the board's language yet (``bot.games`` gains it).
-_BOARD_LANGUAGE = "language" in inspect.signature(render_board).parameters
 
 
 def replay_id(run_id: int, step: int, tag: str) -> str:
@@ -61,10 +59,9 @@ def step_screen(
         move = language.render(step.label or "")
         notice = "🎞️ " + say(THE_MOVE, number=step.number, total=step.total, move=move)
     view = {**step.view, "prompt": ""}
-    extra: dict[str, Any] = {"language": language} if _BOARD_LANGUAGE else {}
     embed = render_board(
         view, [], run_id=run.id, kind=run.kind, day=run.day, owner=owner, notice=notice,
-        **extra,
+        language=language,
     ).embed
     turn = step.turn
     turning = language.render(TURNING_POINT)
@@ -75,7 +72,7 @@ def step_screen(
     elif turn is not None:
         add_field(embed, turning, language.render(turn.text), inline=False)
     if lookback is not None:
-        replay_field(embed, lookback)
+        replay_field(embed, lookback, language)
     embed.set_footer(text=say(FOOTER, number=step.number, total=step.total,
                               score=language.render(run.view["score_text"])))
     return embed, _buttons(step, language)
