@@ -172,3 +172,14 @@ async def test_a_pars_and_a_turning_points_sentences_read_back_as_phrases(
     assert french().render(kept_par.score_text) == "meilleur 54 cartes"
     assert french().render(kept_turn.text) == "meilleur 40 cartes"
     assert query(db_path, "SELECT text FROM run_turns")[0][0].startswith(MARK)
+
+
+async def test_the_engines_own_score_text_reads_back_as_the_phrase_it_was(
+    core: Core, clock: Clock
+) -> None:
+    alice = await daily(core, clock, ALICE, 1)
+    shown = alice.view["score_text"]
+    assert isinstance(shown, Phrase)
+    (line,) = (await core.rankings.board("donsol", day=TODAY)).lines
+    assert isinstance(line.score_text, Phrase) and line.score_text.message == shown.message
+    assert french().render(line.score_text) == french().render(shown) != shown
