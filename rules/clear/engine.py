@@ -59,6 +59,8 @@ _SUIT_SINGULAR: dict[str, Phrase] = {
     "C": Phrase(N_("club")),
 }
 _OVER = Phrase(N_("The game is over."))
+#: Every card as the events show it (``display``), worked out once.
+_SHOWN: dict[str, str] = {c: display(c) for c in CANONICAL}
 
 # The three attack conditions, tabulated once: legality is then a set look-up, which keeps
 # random play well above the 50,000 actions a second that benchmarks ask for.
@@ -338,11 +340,11 @@ class ClearTheDungeon(Game[ClearState]):
             events = [later(
                 N_("You strike {monster} with {card} ({total} of {power}).") if from_hand else
                 N_("You strike {monster} with {card} from the reserve ({total} of {power})."),
-                monster=display(monster), card=display(card), total=total, power=POWER[monster],
+                monster=_SHOWN[monster], card=_SHOWN[card], total=total, power=POWER[monster],
             )]
             if len(on) == 2:
                 events.append(later(N_("Now a {suit} or a joker finishes {monster}."),
-                                    suit=_SUIT_SINGULAR[monster[-1]], monster=display(monster)))
+                                    suit=_SUIT_SINGULAR[monster[-1]], monster=_SHOWN[monster]))
             attack = _replaced(attack, i, on)
         else:
             piles = _replaced(piles, i, pile[:-1])
@@ -351,19 +353,19 @@ class ClearTheDungeon(Game[ClearState]):
             events = [later(
                 N_("You finish {monster} with {card}.") if from_hand else
                 N_("You finish {monster} with {card} from the reserve."),
-                monster=display(monster), card=display(card),
+                monster=_SHOWN[monster], card=_SHOWN[card],
             )]
             if len(pile) > 1:
                 events.append(later(N_("{monster} is slain! {next} turns up."),
-                                    monster=display(monster), next=display(pile[-2])))
+                                    monster=_SHOWN[monster], next=_SHOWN[pile[-2]]))
             else:
                 events.append(later(N_("{monster} is slain! Pile {pile} is clear."),
-                                    monster=display(monster), pile=i + 1))
+                                    monster=_SHOWN[monster], pile=i + 1))
         return self._settle(s, events, from_hand, piles, attack, graveyard, hand, reserve)
 
     def _to_reserve(self, s: ClearState, card: str) -> ClearState:
         hand = tuple(None if c == card else c for c in s.hand)
-        events = [later(N_("You set {card} aside on the reserve."), card=display(card))]
+        events = [later(N_("You set {card} aside on the reserve."), card=_SHOWN[card])]
         return self._settle(
             s, events, True, s.piles, s.attack, s.graveyard, hand, (*s.reserve, card)
         )
