@@ -265,7 +265,9 @@ def draw(s: dict[str, Any]) -> Canvas:
         for j, code in enumerate(p["attack"]):
             t.card(code, x + 32 * (j + 1), 40 + 16 * (j + 1))
         if p["needs"]:
-            t.label((x, 162), p["needs"], TEXT, width=column - 8)
+            # Under the last card; a longer translation wraps upwards, over the room the
+            # attack cards to come would take (HAND and RESERVE are just below).
+            t.label((x, 162), p["needs"], TEXT, width=column - 8, upward=True)
 
     y = 222
     t.label((16, y - 28), N_("HAND"), width=256 - 16 - 8)

@@ -28,6 +28,7 @@ from bot.boards.common import (
 from bot.pictures.canvas import (
     BIG_LABEL,
     CARD_W,
+    EDGE,
     GOLD,
     TEXT,
     WIDTH,
@@ -143,11 +144,14 @@ def draw(s: dict[str, Any]) -> Canvas:
             t.card(s["room"][i], x, 16)
         else:
             t.slot(x, 16)
+    before = len(t.labels)
     t.pile(336, 16, s["dungeon"], width=130)  # under the dungeon, beside LAST
+    # LAST may be wider than its card: from the dungeon's count to the picture's edge.
+    beside = (max(d.box[2] for d in t.labels[before:]) + 12, WIDTH - EDGE)
     if s["last"]:
         t.card(s["last"][0], 448, 16)
         # TRANSLATORS: Under the card the last move took, on the table picture (a short word).
-        t.label((448 + CARD_W // 2, 106), N_("LAST"), anchor="ma", width=90)
+        t.label((448 + CARD_W // 2, 106), N_("LAST"), anchor="ma", span=beside)
     elif s["escaped"]:
         # TRANSLATORS: On the table picture, where the last card taken goes, after an escape.
         t.label((440, 46), N_("ESCAPED"), GOLD, BIG_LABEL)

@@ -27,7 +27,16 @@ from bot.boards.common import (
     status_line,
 )
 from bot.games.donsol import LEFT, SO_CLOSE
-from bot.pictures.canvas import BIG_LABEL, CARD_W, GOLD, TEXT, WIDTH, Canvas, action_cards
+from bot.pictures.canvas import (
+    BIG_LABEL,
+    CARD_W,
+    EDGE,
+    GOLD,
+    TEXT,
+    WIDTH,
+    Canvas,
+    action_cards,
+)
 from rules.cards import display
 from rules.scoundrel.engine import (
     AVOID,
@@ -142,10 +151,13 @@ def draw(s: dict[str, Any]) -> Canvas:
             t.card(s["room"][i], x, 16)
         else:
             t.slot(x, 16)
+    before = len(t.labels)
     t.pile(336, 16, s["dungeon"], width=130)  # under the dungeon, beside LAST
+    # LAST may be wider than its card: from the dungeon's count to the picture's edge.
+    beside = (max(d.box[2] for d in t.labels[before:]) + 12, WIDTH - EDGE)
     if s["last"] and s["last"][0] not in s["room"]:
         t.card(s["last"][0], 448, 16)
-        t.label((448 + CARD_W // 2, 106), N_("LAST"), anchor="ma", width=90)
+        t.label((448 + CARD_W // 2, 106), N_("LAST"), anchor="ma", span=beside)
     elif s["avoided"]:
         # TRANSLATORS: On Scoundrel's table picture, after the player avoided the room.
         t.label((440, 46), N_("AVOIDED"), GOLD, BIG_LABEL)
@@ -164,8 +176,11 @@ def draw(s: dict[str, Any]) -> Canvas:
     t.health(x0, WIDTH - 16, 184, s["hp"], s["max_hp"])
     if s["potions_taken"]:
         t.label((x0, 216), N_("potions spent"), GOLD)
-    t.label((x0, 244), Phrase(N_("{value} in monsters"), value=s["monsters_left"]), TEXT)
-    t.banner(s["banner"], WIDTH - 16, 266, width=WIDTH - 16 - x0)
+    # Once the run is over the banner shares this line: the monsters' count keeps to its
+    # left, wrapping onto a second line below if it must (the picture's last 40 pixels).
+    badge = t.banner(s["banner"], WIDTH - 16, 266, width=WIDTH - 16 - x0)
+    t.label((x0, 244), Phrase(N_("{value} in monsters"), value=s["monsters_left"]), TEXT,
+            width=None if badge is None else badge - 8 - x0)
     return t
 
 

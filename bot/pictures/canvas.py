@@ -8,7 +8,10 @@ A canvas speaks the scene's language (its ``lang``, a code: :mod:`bot.pictures.w
 label is given as English marked with ``N_`` (or a :class:`~rules.words.Phrase`, whose
 numbers are written the language's way) and said in that language as it is drawn, then made to
 fit its room: a longer translation shrinks down to :data:`MIN_LABEL`, then wraps, and never
-runs out of the picture. The canvas records each label it drew (:attr:`Canvas.labels`), and
+runs out of the picture. A table gives a label the room it can have: a label under a card
+may spread over the free stretch beside it (``span``), one with height above it wraps upwards
+(``upward``), and a label beside the banner stops short of it (:meth:`Canvas.banner` says
+where the badge begins). The canvas records each label it drew (:attr:`Canvas.labels`), and
 each card (:attr:`Canvas.cards`), for the tests.
 """
 
@@ -131,20 +134,36 @@ class Canvas:
         return said(self.language, text)
 
     def label(self, xy: tuple[int, int], text: str, fill: tuple[int, int, int] = LABEL,
-              size: int = MIN_LABEL, anchor: str = "la", width: int | None = None) -> None:
+              size: int = MIN_LABEL, anchor: str = "la", width: int | None = None, *,
+              span: tuple[int, int] | None = None, upward: bool = False) -> None:
         """``text`` (marked English, or a phrase) said in the picture's language, at most
-        ``width`` wide (by default, as far as the picture's edge), shrunk or wrapped to fit."""
+        ``width`` wide (by default, as far as the picture's edge), shrunk or wrapped to fit.
+
+        ``span``: for a centred label (anchor ``m…``), the free stretch ``(left, right)`` it may
+        spread over (under a card with nothing beside it, wider than the card): it stays
+        centred on x where it can, and moves along only as far as it must to keep within.
+        ``upward``: a label written top down (anchor ``…a``) that wraps grows upwards, its last
+        line where a one-line label would be (there is height above it, not below)."""
         shown = self.say(text)
-        room = width if width is not None else self._room(xy[0], anchor)
+        x = xy[0]
+        if width is not None:
+            room = width
+        elif span is not None:
+            room = span[1] - span[0]
+        else:
+            room = self._room(x, anchor)
         size, lines = fit(shown, size, room)
         cut = " ".join(lines).split() != shown.split()
+        if span is not None and anchor[0] == "m":
+            half = max(font(size).getlength(line) for line in lines) / 2
+            x = int(min(max(x, span[0] + half), span[1] - half))
         step = size + 2
         y = xy[1] - {"m": (len(lines) - 1) * step // 2}.get(
-            anchor[1], 0 if anchor[1] in "at" else (len(lines) - 1) * step)
+            anchor[1], 0 if anchor[1] in "at" and not upward else (len(lines) - 1) * step)
         for line in lines:
             mask, dx, dy = _text_mask(line, size, anchor)
-            self.image.paste(fill, (xy[0] + dx, y + dy), mask)
-            box = (xy[0] + dx, y + dy, xy[0] + dx + mask.width, y + dy + mask.height)
+            self.image.paste(fill, (x + dx, y + dy), mask)
+            box = (x + dx, y + dy, x + dx + mask.width, y + dy + mask.height)
             self.labels.append(Drawn(line, size, box, cut))
             y += step
 
@@ -203,12 +222,13 @@ class Canvas:
         return step
 
     def banner(self, banner: dict[str, str] | None, x: int, y: int,
-               width: int | None = None) -> None:
+               width: int | None = None) -> int | None:
         """How the game ended (the scene's ``banner``: its words and kind of end), in a badge
         whose right end is at (x, y), at most ``width`` wide (by default, to the picture's
-        left edge); each table keeps that corner free."""
+        left edge); each table keeps that corner free. Returns the badge's left end (what a
+        label on its line must stop short of), or None without a banner."""
         if banner is None:
-            return
+            return None
         room = (width if width is not None else x - EDGE) - 32
         size, lines = fit(self.say(banner["text"]), BIG_LABEL, room)
         text = " ".join(lines)
@@ -219,6 +239,7 @@ class Canvas:
         self.draw.rounded_rectangle((x - w, y - 20, x, y + 20), 10, fill=colour, outline=TEXT,
                                     width=2)
         self.label((x - w // 2, y), banner["text"], TEXT, BIG_LABEL, "mm", width=room)
+        return x - w
 
     def health(self, x0: int, x1: int, y: int, hp: int, max_hp: int) -> None:
         """Hit points as a red bar from x0 to x1, with its label above, one notch per HP so

@@ -240,9 +240,8 @@ PHONE_PICTURE_WIDTH = 300
 PHONE_MIN_PX = 9
 
 
-#: The languages every label is checked in: English, the pseudo-locale (every letter accented
-#: and the whole bracketed: longer than English, like German), French and German.
-#: Every shipped language and the pseudo-locale: each one's labels must fit.
+#: The languages every label is checked in: every shipped language and the pseudo-locale
+#: (every letter accented and the whole bracketed: longer than English, like German).
 LABEL_LANGUAGES = [PSEUDO_CODE, *catalogs().codes]
 
 
@@ -276,3 +275,53 @@ def test_every_label_is_readable_at_phone_width(key: str, lang: str) -> None:
                       and overlaps(label.box, o.box)]
             assert not others, (text, others)
     assert drawn
+
+
+def test_a_word_wider_than_its_card_spreads_over_the_free_room_beside_it() -> None:
+    """A label under a card (Donsol's LAST, ``ΤΕΛΕΥΤΑΙΟ`` in Greek) is drawn whole, on one
+    line, wider than the card where nothing is beside it: centred under the card where the
+    free stretch allows, moved along only as far as it must near the stretch's end."""
+    word = "ΤΕΛΕΥΤΑΙΟ"  # unmarked: drawn as it is, 112 pixels wide at MIN_LABEL
+    t = canvas.Canvas(200, [])
+    t.label((478, 106), word, anchor="ma", span=(380, canvas.WIDTH - canvas.EDGE))
+    (line,) = t.labels
+    assert line.text == word and not line.cut
+    assert abs((line.box[0] + line.box[2]) / 2 - 478) <= 2  # centred under the card
+    t = canvas.Canvas(200, [])
+    t.label((478, 106), word, anchor="ma", span=(440, canvas.WIDTH - canvas.EDGE))
+    (line,) = t.labels
+    assert line.text == word and not line.cut and line.box[0] >= 440
+    # Without the room beside it, the same word is cut to fit the card's own width.
+    t = canvas.Canvas(200, [])
+    t.label((478, 106), word, anchor="ma", width=90)
+    assert len(t.labels) == 2 and all(line.cut for line in t.labels)
+
+
+def test_a_label_that_wraps_upwards_ends_where_one_line_would() -> None:
+    """Clear's need under a pile (``cualquier carta``) wraps upwards, into the room the attack
+    cards to come would take, and so stays clear of HAND and RESERVE below it."""
+    one = canvas.Canvas(340, [])
+    one.label((16, 162), "any card", canvas.TEXT, width=148, upward=True)
+    two = canvas.Canvas(340, [])
+    two.label((16, 162), "cualquier carta", canvas.TEXT, width=148, upward=True)
+    assert [line.text for line in two.labels] == ["cualquier", "carta"]
+    assert not any(line.cut for line in two.labels)
+    first, last = two.labels
+    assert last.box[3] <= one.labels[0].box[3] + 1  # no lower than the one line
+    assert first.box[3] <= last.box[1]  # the first line above it
+
+
+def test_the_monsters_count_keeps_left_of_a_long_banner() -> None:
+    """On Scoundrel's finished table the monsters' count shares the banner's line: a wide
+    banner leaves it less room, and it wraps below rather than run under the badge."""
+    game = GAMES["scoundrel"]
+    over = next(state for state, _ in random_games("scoundrel", 3) if game.view(state)["over"])
+    drawn = table.scene(game.view(over))
+    drawn["banner"] = {"text": "MUERTO", "kind": "loss"}  # unmarked: drawn as it is
+    drawn["monsters_left"] = 184
+    picture = BOARDS["scoundrel"].draw(drawn)
+    badge = next(label for label in picture.labels if label.text == "MUERTO")
+    count = [label for label in picture.labels if label.box[0] == 336 and label.box[1] > 240]
+    assert " ".join(label.text for label in count) == "184 in monsters" and len(count) == 2
+    assert all(label.box[2] < badge.box[0] and label.box[3] <= picture.image.height
+               for label in count)
