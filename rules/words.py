@@ -31,7 +31,11 @@ def scaled_bar(value: int, maximum: int, segments: int = 10) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 card``, ``3 cards``."""
+    """``1 card``, ``3 cards``: a plural :class:`Phrase` for the game words of
+    :data:`COUNTED` (said in the reader's language), the English words for any other."""
+    forms = COUNTED.get(word)
+    if forms is not None and many is None:
+        return counted(forms, n)
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
@@ -91,11 +95,37 @@ class Phrase(str):
     ``Phrase(N_("You drink {card}."), card=shown)``. A field may itself be a phrase (or a
     message), which is said in the same language."""
 
+    __slots__ = ("message",)
     message: Message
 
     def __new__(cls, template: str, /, *, plural: str | None = None, count: int | None = None,
                 **params: object) -> Phrase:
-        return cls.of(Message(template, params, plural, count))
+        # The engines make a phrase for every event of every move, and a refusal for every
+        # legality check, so this is a hot path. A sentence without fields is made once and
+        # shared (a phrase never changes). Otherwise the English is formatted straight from
+        # the template (a field's phrase formats as the English it is, a message as its
+        # English), and the message is built without the frozen dataclass's per-field
+        # __setattr__: both give exactly what Message(...) and str() do.
+        if not params and count is None and plural is None and cls is Phrase:
+            shared = _FIXED.get(template)
+            if shared is None:
+                shared = cls.of(Message(template))
+                if len(_FIXED) < _FIXED_LIMIT:
+                    _FIXED[template] = shared
+            return shared
+        message = object.__new__(Message)
+        message.__dict__.update(template=template, params=params, plural=plural, count=count)
+        text = template if plural is None or count == 1 else plural
+        if count is not None:
+            if "count" not in params:
+                text = text.format_map({**params, "count": count})
+            else:
+                text = text.format_map(params)
+        elif params:
+            text = text.format_map(params)
+        made = str.__new__(cls, text)
+        made.message = message
+        return made
 
     @classmethod
     def of(cls, message: Message) -> Phrase:
@@ -105,6 +135,12 @@ class Phrase(str):
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled to the picture worker with its message
         return (Phrase.of, (self.message,))
+
+
+#: The phrases without fields made so far (see ``Phrase.__new__``), bounded in case a caller
+#: makes phrases of texts that are not templates.
+_FIXED: dict[str, Phrase] = {}
+_FIXED_LIMIT = 4096
 
 
 def said(message: Message | Phrase | str, lookup: Lookup) -> str:
@@ -139,3 +175,29 @@ def load_text(data: Any) -> Any:
     params = {k: load_text(v) for k, v in data.get("p", {}).items()}
     plural, count = data.get("n", (None, None))
     return Phrase.of(Message(data["t"], params, plural, count))
+
+
+def counted(forms: tuple[str, str], count: int, /, **params: object) -> Phrase:
+    """A plural phrase from ``Nn_(singular, plural)``: ``counted(Nn_("{count} card",
+    "{count} cards"), 3)`` is ``3 cards``."""
+    return Phrase(forms[0], plural=forms[1], count=count, **params)
+
+
+def lines(*parts: str, sep: str = "\n") -> Phrase:
+    """``parts`` (phrases or plain text) joined by ``sep`` as one phrase, each part said in
+    the reader's language: a board's text. The joining template holds no words, so it is
+    not in the catalogs (a lookup gives it back as it is)."""
+    template = sep.join(f"{{p{i}}}" for i in range(len(parts)))
+    return Phrase(template, **{f"p{i}": part for i, part in enumerate(parts)})
+
+
+#: The counted game words :func:`plural` says in any language.
+COUNTED: dict[str, tuple[str, str]] = {
+    "card": Nn_("{count} card", "{count} cards"),
+    "deal": Nn_("{count} deal", "{count} deals"),
+    "turn": Nn_("{count} turn", "{count} turns"),
+    "retreat turn": Nn_("{count} retreat turn", "{count} retreat turns"),
+    "King": Nn_("{count} King", "{count} Kings"),
+    "point": Nn_("{count} point", "{count} points"),
+    "monster": Nn_("{count} monster", "{count} monsters"),
+}
