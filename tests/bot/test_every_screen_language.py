@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+
 import pytest
 
 from bot import i18n
@@ -95,7 +96,7 @@ def test_every_screen_is_drawn_in_each_shipped_language(monkeypatch, caplog, cod
             assert len(text) <= LIMITS[kind], (screen.name, kind, len(text), text[:80])
     rules = [s for s in screens if s.name.startswith("rules-")]
     assert rules and all(s.message.embeds[0]["description"].startswith(
-        discord_text("donsol", code).split("\n", 1)[1][:200].strip()) for s in rules)
+        discord_text("donsol", code)[:200]) for s in rules)
     if english:  # one language compared whole: no screen reads as its English self
         same = [s.name for s in screens if _words(s) and _words(s) == _words(english[s.name])]
         assert same == []
