@@ -95,17 +95,17 @@ class Phrase(str):
     ``Phrase(N_("You drink {card}."), card=shown)``. A field may itself be a phrase (or a
     message), which is said in the same language."""
 
-    __slots__ = ("message",)
-    message: Message
+    # The template and fields are kept as they came and the Message is only built when an
+    # adapter asks for it: the engines make a phrase for every event of every move (a solver
+    # or a random playout makes millions that nobody reads), so a phrase costs no more than
+    # its formatted English and four slots.
+    __slots__ = ("_count", "_message", "_params", "_plural", "_template")
 
     def __new__(cls, template: str, /, *, plural: str | None = None, count: int | None = None,
                 **params: object) -> Phrase:
-        # The engines make a phrase for every event of every move, and a refusal for every
-        # legality check, so this is a hot path. A sentence without fields is made once and
-        # shared (a phrase never changes). Otherwise the English is formatted straight from
-        # the template (a field's phrase formats as the English it is, a message as its
-        # English), and the message is built without the frozen dataclass's per-field
-        # __setattr__: both give exactly what Message(...) and str() do.
+        # A sentence without fields is made once and shared (a phrase never changes).
+        # Otherwise the English is formatted straight from the template (a field's phrase
+        # formats as the English it is, a message as its English): exactly str(Message(...)).
         if not params and count is None and plural is None and cls is Phrase:
             shared = _FIXED.get(template)
             if shared is None:
@@ -113,8 +113,25 @@ class Phrase(str):
                 if len(_FIXED) < _FIXED_LIMIT:
                     _FIXED[template] = shared
             return shared
-        message = object.__new__(Message)
-        message.__dict__.update(template=template, params=params, plural=plural, count=count)
+        # The engines say the same few sentences about the same few cards again and again: a
+        # phrase whose fields are all plain strings and numbers is made once and shared too
+        # (a field that is a phrase or a message is not: equal English, other words).
+        if cls is not Phrase:
+            return cls._made(template, plural, count, params)
+        for value in params.values():
+            if type(value) is not str and type(value) is not int:
+                return cls._made(template, plural, count, params)
+        key = (template, plural, count, *params.items())
+        shared = _MADE.get(key)
+        if shared is None:
+            shared = cls._made(template, plural, count, params)
+            if len(_MADE) < _MADE_LIMIT:
+                _MADE[key] = shared
+        return shared
+
+    @classmethod
+    def _made(cls, template: str, plural: str | None, count: int | None,
+              params: dict[str, object]) -> Phrase:
         text = template if plural is None or count == 1 else plural
         if count is not None:
             if "count" not in params:
@@ -124,13 +141,32 @@ class Phrase(str):
         elif params:
             text = text.format_map(params)
         made = str.__new__(cls, text)
-        made.message = message
+        made._template = template
+        made._params = params
+        made._plural = plural
+        made._count = count
+        made._message = None
         return made
+
+    @property
+    def message(self) -> Message:
+        """The sentence still to be put in a language (built once, when first asked for)."""
+        message = self._message
+        if message is None:
+            message = object.__new__(Message)  # a frozen dataclass, built without __setattr__
+            message.__dict__.update(template=self._template, params=self._params,
+                                    plural=self._plural, count=self._count)
+            self._message = message
+        return message
 
     @classmethod
     def of(cls, message: Message) -> Phrase:
         made = str.__new__(cls, str(message))
-        made.message = message
+        made._template = message.template
+        made._params = message.params
+        made._plural = message.plural
+        made._count = message.count
+        made._message = message
         return made
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled to the picture worker with its message
@@ -141,6 +177,9 @@ class Phrase(str):
 #: makes phrases of texts that are not templates.
 _FIXED: dict[str, Phrase] = {}
 _FIXED_LIMIT = 4096
+#: The phrases of plain fields made so far (see ``Phrase.__new__``), bounded likewise.
+_MADE: dict[tuple[object, ...], Phrase] = {}
+_MADE_LIMIT = 1 << 16
 
 
 def said(message: Message | Phrase | str, lookup: Lookup) -> str:
