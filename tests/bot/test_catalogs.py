@@ -118,7 +118,7 @@ def test_discord_locales_resolve_to_the_offered_language_or_english():
     assert books.resolve("de").code == "de"
     assert books.resolve("en-GB") is ENGLISH
     assert books.resolve("ja") is ENGLISH  # not shipped: English, whole
-    assert books.resolve("es-ES") is ENGLISH
+    assert books.resolve("es-ES").code == books.resolve("es-419").code == "es"  # Spain, Lat. Am.
     assert books.resolve(None) is ENGLISH
 
 
@@ -165,10 +165,13 @@ async def test_the_synced_payload_carries_french_and_german_descriptions(tree):
     await tree.set_translator(CommandTranslator())
     (play,) = [c for c in tree.get_commands() if c.name == "play"]
     payload = await play.get_translated_payload(tree, tree.translator)
-    assert payload["description_localizations"] == {
-        "fr": "Lancer une partie d'entraînement, ou reprendre celle en cours.",
-        "de": "Eine Übungspartie starten oder zu deiner unbeendeten zurückkehren.",
-    }
+    described = payload["description_localizations"]
+    assert described["fr"] == "Lancer une partie d'entraînement, ou reprendre celle en cours."
+    assert described["de"] == "Eine Übungspartie starten oder zu deiner unbeendeten zurückkehren."
+    # Spanish is synced under both of Discord's Spanish locales (Spain and Latin America).
+    assert described["es-ES"] == described["es-419"] == (
+        "Empieza una partida de práctica o retoma la que tienes sin terminar.")
+    assert payload["description"] not in described.values()  # no English copy anywhere
     assert payload["name_localizations"] == {}  # command names stay English
     (game,) = [o for o in payload["options"] if o["name"] == "game"]
     assert game["description_localizations"]["fr"] == "Le jeu auquel jouer"
