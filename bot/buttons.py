@@ -44,10 +44,11 @@ from bot.custom_ids import (  # noqa: F401 - read here by the cogs and tests
     Click,
     parse,
 )
+from core.errors import N_
 
 log = logging.getLogger(__name__)
 
-GARBLED = "That button is damaged or not one of mine, so nothing was changed."
+GARBLED = N_("That button is damaged or not one of mine, so nothing was changed.")
 #: What marks a hinted move's button (and the Hint button that asks for one); card faces
 #: never replace it.
 HINT_MARK = "💡"

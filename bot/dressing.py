@@ -37,6 +37,7 @@ import discord
 
 from bot import metrics
 from bot.buttons import HINT_MARK, ButtonRows
+from bot.i18n import ENGLISH, Language
 from bot.pictures.canvas import action_cards
 from bot.pictures.table import CACHE, FILENAME, render_scene, scene, scene_key, warm_up
 from core.model import Run
@@ -127,10 +128,12 @@ class TablePictures:
         metrics.picture("skipped")
         return False
 
-    async def drawn(self, run: Run, last_action: str | None) -> discord.File | None:
-        """The run's table as the file to answer with, or None when it cannot be drawn within
-        :attr:`wait` (the board then goes out as text; the drawing goes on into the cache)."""
-        task = asyncio.create_task(self.png(run.view, last_action))
+    async def drawn(self, run: Run, last_action: str | None,
+                    language: Language = ENGLISH) -> discord.File | None:
+        """The run's table in the board's ``language`` as the file to answer with, or None
+        when it cannot be drawn within :attr:`wait` (the board then goes out as text; the
+        drawing goes on into the cache)."""
+        task = asyncio.create_task(self.png(run.view, last_action, language))
         self._tasks.add(task)
         task.add_done_callback(self._done)
         try:
@@ -152,10 +155,12 @@ class TablePictures:
         if not task.cancelled():
             task.exception()  # a failure was logged by whoever waited; none left unretrieved
 
-    async def png(self, view: dict[str, Any], last_action: str | None) -> bytes:
-        """The table's PNG: from the cache, or drawn in a worker process (drawing holds the
-        GIL: in a thread of the bot's process it would slow every other click down)."""
-        drawn = scene(view, last_action)
+    async def png(self, view: dict[str, Any], last_action: str | None,
+                  language: Language = ENGLISH) -> bytes:
+        """The table's PNG in ``language``: from the cache (keyed by the language too), or
+        drawn in a worker process (drawing holds the GIL: in a thread of the bot's process it
+        would slow every other click down)."""
+        drawn = scene(view, last_action, language)
         key = scene_key(drawn)
         found = CACHE.get(key)
         if found is None:

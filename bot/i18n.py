@@ -153,7 +153,9 @@ class Catalogs:
                             code, len(missing), len(wanted), missing[0][:60])
                 continue
             self.languages[code] = Language(code, translations)
-            digest.update(code.encode() + repr(sorted(translations._catalog.items())).encode())
+            # A plural message's keys are (msgid, n) tuples beside the str ones: sort by repr.
+            entries = sorted(translations._catalog.items(), key=repr)
+            digest.update(code.encode() + repr(entries).encode())
         #: Changes whenever an offered language or a translation does (the commands' sync).
         self.digest = digest.hexdigest()
 
@@ -252,9 +254,12 @@ async def server_language(bot: DungeonBot, guild: discord.Guild | None,
     books = catalogs()
     if guild is None:
         return await reader_language(bot, interaction) if interaction else ENGLISH
-    chosen = await bot.core.settings.guild(guild.id)
-    if chosen.language is not None and books.known(chosen.language):
-        return books.languages[chosen.language]
+    if interaction is not None:  # a click on a public board: the choices cached a minute
+        language = (await _choices(bot, guild.id, interaction.user.id)).server
+    else:
+        language = (await bot.core.settings.guild(guild.id)).language
+    if language is not None and books.known(language):
+        return books.languages[language]
     locale = interaction.guild_locale if interaction is not None else None
     return books.resolve(str(locale or guild.preferred_locale))
 

@@ -6,11 +6,18 @@ and answered here: features add to their kind of run's boards before they are se
 once a click has finished such a run (``finish_hooks``); card faces go on the board when
 synced, and its table picture goes with it (:mod:`bot.dressing`). The presenter holds no
 game state: it answers one interaction with what the core returned.
+
+It also chooses whose language a board speaks (docs/languages.md): an ephemeral board the
+reader's (:func:`bot.i18n.reader_language`), a public board the server's
+(:func:`bot.i18n.server_language`), both cached by :mod:`bot.i18n` so a click reads no
+setting twice a minute. A public board's clicks that answer only the clicker (refusals) are
+answered in the clicker's language by :func:`bot.replies.notice`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +25,7 @@ import discord
 
 from bot import dressing, metrics, replies, results, screens, standings
 from bot.boards.result import Facts
+from bot.i18n import Language, reader_language, server_language
 from core import Run, RunKind
 
 if TYPE_CHECKING:
@@ -49,8 +57,21 @@ class Presenter:
         """Answer the click by redrawing the clicked message as the run's board."""
         owner = interaction.user.display_name if interaction.user.id == run.owner_id else None
         facts = await self.facts(run, interaction.user)
-        screen = screens.board(run, owner=owner, notice=notice, facts=facts)
+        language = await self.language(interaction, edit=True)
+        screen = screens.board(run, owner=owner, notice=notice, facts=facts, language=language)
         await self.present(interaction, screen, edit=True, last_action=last_action)
+
+    async def language(self, interaction: discord.Interaction[Any], *, edit: bool,
+                       ephemeral: bool = False) -> Language:
+        """Whose language a board answered to ``interaction`` speaks: the reader's when only
+        they see it (an ephemeral answer, or an edit of an ephemeral message), else the
+        server's (a board the channel sees)."""
+        if edit:
+            message = interaction.message
+            ephemeral = message is not None and message.flags.ephemeral
+        if ephemeral or interaction.guild_id is None:
+            return await reader_language(self.bot, interaction)
+        return await server_language(self.bot, interaction.guild, interaction)
 
     async def present(
         self,
@@ -64,8 +85,21 @@ class Presenter:
         """Answer with ``screen``: edit the clicked message, or send a new one. Card faces go
         on it when synced, and its table picture with it when drawn in time (``bot.dressing``):
         a board with its picture is sent in its pictured form (one status line for the
-        fields), one without in full."""
+        fields), one without in full. The screen speaks the language :meth:`language` chooses
+        for it; what it whispers (a hint on a public board) is also told the clicker privately
+        when their language is another."""
+        screen = screen.speak(await self.language(interaction, edit=edit, ephemeral=ephemeral))
         file = await self._dressed(interaction, screen, last_action)
+        await self._answer(interaction, screen, file, edit=edit, ephemeral=ephemeral)
+        if screen.whisper is not None:
+            reader = await reader_language(self.bot, interaction)
+            if reader is not screen.language:
+                await interaction.followup.send(
+                    reader.render(screen.whisper), ephemeral=True,
+                    allowed_mentions=replies.NO_MENTIONS)
+
+    async def _answer(self, interaction: discord.Interaction[Any], screen: screens.Screen,
+                      file: discord.File | None, *, edit: bool, ephemeral: bool) -> None:
         kwargs = screen.kwargs()
         if edit:
             message = interaction.message
@@ -86,7 +120,9 @@ class Presenter:
                                screen: screens.Screen) -> None:
         """Send ``screen`` privately as a follow-up (the interaction's response was another
         message, as a challenge's public card), dressed as :meth:`present` dresses a board:
-        its kind's extras, card faces, and its table picture with it."""
+        its kind's extras, card faces, and its table picture with it, in the reader's
+        language."""
+        screen = screen.speak(await reader_language(self.bot, interaction))
         file = await self._dressed(interaction, screen, None)
         kwargs = screen.kwargs()
         if file is not None:
@@ -112,15 +148,16 @@ class Presenter:
         file = None
         if picture:
             assert run is not None
-            file = await bot.table_pictures.drawn(run, last_action)
+            file = await bot.table_pictures.drawn(run, last_action, screen.language)
         if file is not None and screen.pictured is not None:
             # The picture carries the table: the text keeps the events, status and prompt.
             screen.pictured.apply(screen.embed)
         dressing.dress(screen.embed, screen.buttons, bot.card_emoji, picture=file is not None)
         return file
 
-    async def standing(self, run: Run) -> str | None:
-        """Where a finished daily stands on its day's boards, and when the next deal comes."""
+    async def standing(self, run: Run) -> Callable[[Language], str] | None:
+        """Where a finished daily stands on its day's boards, and when the next deal comes,
+        said in the language the card is drawn in (chosen after the facts are looked up)."""
         if run.kind is not RunKind.DAILY or not run.over:
             return None
         assert run.day is not None
@@ -128,7 +165,7 @@ class Presenter:
         found = await core.rankings.standing(
             run.owner_id, run.game, run.variant, run.day, run.guild_id
         )
-        return standings.standing_text(run, found, core.ctx.clock())
+        return functools.partial(standings.standing_text, run, found, core.ctx.clock())
 
     async def facts(self, run: Run, user: discord.abc.User | None = None) -> Facts | None:
         """What a finished run means for its player (its result card): the personal best,

@@ -19,6 +19,7 @@ import discord
 from bot.i18n import ENGLISH, Language, notice_language
 from bot.timestamps import localized
 from core.errors import N_, Message, Refusal
+from rules.words import Phrase
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +37,10 @@ UNEXPECTED_AFTER_WRITE = N_(
 
 
 def not_yours(owner_id: int, language: Language = ENGLISH) -> str:
-    """The refusal of a click on another player's board."""
-    return language.format(NOT_YOURS, owner=owner_id)
+    """The refusal of a click on another player's board, in ``language``; in English it is a
+    phrase, which :func:`notice` says in the clicker's language."""
+    phrase = Phrase(NOT_YOURS, owner=owner_id)
+    return phrase if language is ENGLISH else language.render(phrase)
 
 
 def new_error_id() -> str:

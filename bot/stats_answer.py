@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import replies, standings
+from bot.i18n import reader_language
 from bot.pictures.stats_card import FILENAME as CARD_FILE
 from bot.pictures.stats_card import card_data, stats_card_png
 from core import Refusal
@@ -33,7 +34,8 @@ async def send_stats(
     bot: DungeonBot, interaction: discord.Interaction[Any], who: discord.abc.User,
     game: str | None,
 ) -> None:
-    """Answer privately with ``who``'s record (in ``game``, or every game) and its card."""
+    """Answer privately with ``who``'s record (in ``game``, or every game) and its card, in
+    the reader's language."""
     core = bot.core
     try:
         if game is not None:
@@ -46,7 +48,8 @@ async def send_stats(
     except Refusal as exc:
         await replies.notice(interaction, exc)
         return
-    embed = standings.stats(who.display_name, records, contests, pars, ratings)
+    language = await reader_language(bot, interaction)
+    embed = standings.stats(who.display_name, records, contests, pars, ratings, language)
     files = await _card(bot, interaction, embed, who.id,
                         [r.stats.game for r in records if r.stats.dailies])
     await interaction.response.send_message(embed=embed, files=files, ephemeral=True)

@@ -74,8 +74,9 @@ class RunOver(Refusal):
 
 
 class IllegalMove(Refusal):
-    """The engine refused the action; ``reason`` is its explanation (the engine's own
-    sentence: a whole message of its own, translated once the engines mark theirs)."""
+    """The engine refused the action; ``reason`` is its explanation: the engine's own
+    sentence, a :class:`Phrase` (``str(IllegalAction)`` is the phrase itself), whose
+    template and fields the refusal keeps for the adapter to say in the reader's language."""
 
     def __init__(self, run: Run, reason: str) -> None:
         super().__init__(reason)

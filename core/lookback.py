@@ -35,7 +35,7 @@ from typing import Any
 from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
 from core.daily import EPOCH, Daily, closes_at, day_number, day_of_number
-from core.errors import N_, Refusal
+from core.errors import N_, Phrase, Refusal
 from core.freezes import walk
 from core.model import Run, RunKind
 from core.ratings import PlayerRating, Ratings
@@ -57,18 +57,23 @@ class NoLookBack(Refusal):
 
 def of_par(engine: Game[Any], score: Sequence[int], par: Sequence[int], *, exact: bool) -> str:
     """The score against par as a player reads it: ``92% of par``, ``at most 92% of par`` (a
-    bound), ``25 points below par`` (see the module's docstring)."""
+    bound), ``25 points below par`` (see the module's docstring); a phrase the adapter says
+    in the reader's language."""
     index, unit = engine.stat
-    bound = "" if exact else "at most "
     if list(score) >= list(par):
-        return f"{bound}100% of par"
+        return Phrase(N_("100% of par") if exact else N_("at most 100% of par"))
     mine, best = score[index], par[index]
     if best > 0 and mine >= 0:
-        return f"{bound}{min(99, 100 * mine // best)}% of par"
-    gap = best - mine
-    if gap <= 0:  # the stat part matches; a later part of the score fell short
-        return f"{bound}99% of par"
-    return f"{'' if exact else 'at least '}{gap} {unit} below par"
+        share = min(99, 100 * mine // best)
+    else:
+        gap = best - mine
+        if gap > 0:
+            return Phrase(N_("{gap} {unit} below par") if exact
+                          else N_("at least {gap} {unit} below par"), gap=gap,
+                          unit=Phrase(unit))
+        share = 99  # the stat part matches; a later part of the score fell short
+    return Phrase(N_("{share}% of par") if exact else N_("at most {share}% of par"),
+                  share=share)
 
 
 def better_than(below: int, others: int) -> int | None:
@@ -97,7 +102,8 @@ class LookBack:
 
     @property
     def name(self) -> str:
-        return f"{GAMES[self.game].title} #{day_number(self.day)}"
+        return Phrase(N_("{game} #{number}"), game=GAMES[self.game].title,
+                      number=day_number(self.day))
 
     @property
     def percentile(self) -> int | None:
@@ -107,10 +113,10 @@ class LookBack:
     def percentile_text(self) -> str:
         found = self.percentile
         if found is None:
-            return "the only ranked player"
+            return Phrase(N_("the only ranked player"))
         if self.below == self.others:
-            return "better than everyone else"
-        return f"better than {found}%"
+            return Phrase(N_("better than everyone else"))
+        return Phrase(N_("better than {share}%"), share=found)
 
     @property
     def best_text(self) -> str | None:
@@ -121,14 +127,14 @@ class LookBack:
         """``turning point move 7``, ``no move cost anything``, or None (not worked out)."""
         if self.turn is None:
             return None
-        return (f"turning point move {self.turn.step}" if self.turn.step is not None
-                else "no move cost anything")
+        return (Phrase(N_("turning point move {step}"), step=self.turn.step)
+                if self.turn.step is not None else Phrase(N_("no move cost anything")))
 
     def parts(self) -> list[str]:
         """The look back's short parts, in reading order."""
-        parts = [self.against_par or "par not solved yet", self.percentile_text]
+        parts = [self.against_par or Phrase(N_("par not solved yet")), self.percentile_text]
         if self.best_text is not None:
-            parts.append(f"best {self.best_text}")
+            parts.append(Phrase(N_("best {score}"), score=self.best_text))
         if self.turn_text is not None:
             parts.append(self.turn_text)
         return parts

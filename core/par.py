@@ -36,6 +36,7 @@ from core.settings import GuildSettings
 from core.workers import BACKGROUND, Workers
 from rules import GAMES
 from rules.solver import solve
+from rules.words import N_, Phrase
 from store import singleton
 from store.base import BoardFilter, ParRecord, ParRow, Tx
 
@@ -65,7 +66,8 @@ class ParStanding:
 
 def par_text(par: ParRow) -> str:
     """The par as a player reads it; a lower bound says so through the solver's own words."""
-    return f"Par: {par.score_text} (exact)" if par.exact else f"Par: {par.score_text}"
+    return Phrase(N_("Par: {score} (exact)") if par.exact else N_("Par: {score}"),
+                  score=par.score_text)
 
 
 def solve_deal(game: str, variant: str, seed: int, budget_nodes: int) -> dict[str, Any]:

@@ -18,14 +18,22 @@ The line is at most 2,000 characters (Discord's limit for a message), counted in
 units, never fewer than the characters Discord counts: rows of :data:`ROW` squares, and past
 the limit the grid stops with "… and N more" (Donsol's easy and hard variants let a player
 escape monster-free rooms without end, so a run's rooms have no upper bound).
+
+The core never translates: the line is a :class:`~rules.words.Phrase` (the English line, as
+it always was, that remembers a :class:`ShareLine` message), which an adapter says in a
+language (``language.render(line)``): the public line in the server's, the copy handed to the
+player in theirs. The message puts the line together, and keeps it within the limit, in the
+language it is said in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rules import IllegalAction, find_game, plugin
+from rules.words import N_, Lookup, Message, Nn_, Phrase, english, said
 
 #: Symbols per line of the row.
 ROW = 10
@@ -35,8 +43,16 @@ LIMIT = 2000
 UNFINISHED_MARK = "⏳"
 #: How a resigned run's score opens (its last square is :data:`rules.recap.RESIGNED`).
 RESIGNED_MARK = "🏳️"
-#: The share line's last line: where whoever reads it plays the same deal.
-INVITE = "Play today's deal: /daily"
+#: The share line's last line: where whoever reads it plays the same deal (the command stays
+#: as it is in every language).
+INVITE_TEMPLATE = N_("Play today's deal: {command}")
+INVITE_COMMAND = "/daily"
+INVITE = INVITE_TEMPLATE.format(command=INVITE_COMMAND)
+#: The deal's name on the line's first line (French writes ``n° 12``).
+DAY_NAME = N_("{game} #{number}")
+DAY_NAME_VARIANT = N_("{game} #{number} ({variant})")
+RESIGNED_SCORE = N_("{mark} resigned · {score}")
+MORE = Nn_("… and {count} more", "… and {count} more")
 
 
 def recap(
@@ -77,33 +93,54 @@ def result_line(
     and ``score_text`` its ``view["score_text"]``; ``player`` the name the boards list the
     player by. A resigned run says ``resigned`` whatever its outcome. The variant is named
     only for games that have more than one. The legend names only the squares the grid shows
-    (none when it is empty). Never longer than :data:`LIMIT`.
+    (none when it is empty). Never longer than :data:`LIMIT`, in any language. The line is a
+    phrase: English, said in another language by ``language.render``.
     """
     engine = find_game(game)
-    name = f"{engine.title} #{day_number}"
     if len(engine.variants) > 1:
-        name += f" ({variant})"
-    if player:
-        name += f" · {player}"
+        name = Message(DAY_NAME_VARIANT, {"game": engine.title, "number": day_number,
+                                          "variant": Message(variant)})
+    else:
+        name = Message(DAY_NAME, {"game": engine.title, "number": day_number})
+    score_said = score_text if isinstance(score_text, Phrase) else Message(score_text)
     if resigned:
-        score = f"{RESIGNED_MARK} resigned · {score_text}"
+        score = Message(RESIGNED_SCORE, {"mark": RESIGNED_MARK, "score": score_said})
     else:
         mark = plugin(engine.key).recap.marks.get(outcome or "", UNFINISHED_MARK)
-        score = f"{mark} {score_text}"
-    head = _clip(name, LIMIT // 4) + "\n" + _clip(score, LIMIT // 4)
-    tail = [line for line in (_clip(legend_line(engine.key, symbols), LIMIT // 4), INVITE)
-            if line]
-    budget = LIMIT - _width(head) - sum(_width(line) + 1 for line in tail) - 1
-    rows = _rows(list(symbols), budget)
-    return "\n".join([head, *([rows] if rows else []), *tail])
+        score = Message("{mark} {score}", {"mark": mark, "score": score_said})
+    return Phrase.of(ShareLine("", {"name": name, "player": player, "score": score,
+                                    "game": engine.key, "symbols": tuple(symbols)}))
 
 
-def legend_line(game: str, symbols: Sequence[str]) -> str:
+@dataclass(frozen=True)
+class ShareLine(Message):
+    """A share line as a message: its parts (``name``, ``player``, ``score``, the ``game``'s
+    legend and its ``symbols``) put together in the language it is said in, within
+    :data:`LIMIT`."""
+
+    def render(self, lookup: Lookup) -> str:
+        p = self.params
+        name = said(p["name"], lookup)  # type: ignore[arg-type]
+        if p["player"]:
+            name += f" · {p['player']}"
+        symbols: list[str] = list(p["symbols"])  # type: ignore[call-overload]
+        head = (_clip(name, LIMIT // 4) + "\n"
+                + _clip(said(p["score"], lookup), LIMIT // 4))  # type: ignore[arg-type]
+        invite = lookup(INVITE_TEMPLATE, None, None).format(command=INVITE_COMMAND)
+        legend = _clip(legend_line(str(p["game"]), symbols, lookup), LIMIT // 4)
+        tail = [line for line in (legend, invite) if line]
+        budget = LIMIT - _width(head) - sum(_width(line) + 1 for line in tail) - 1
+        rows = _rows(symbols, budget, lookup)
+        return "\n".join([head, *([rows] if rows else []), *tail])
+
+
+def legend_line(game: str, symbols: Sequence[str], lookup: Lookup = english) -> str:
     """``🟩 unhurt · 🟨 hurt · 🟥 died``: the squares among ``symbols``, in the legend's order
-    (empty when none is)."""
+    (empty when none is); each meaning is the engine's word, said through ``lookup``."""
     shown = set(symbols)
     legend = plugin(find_game(game).key).recap.legend
-    return " · ".join(f"{square} {meaning}" for square, meaning in legend if square in shown)
+    return " · ".join(f"{square} {said(meaning, lookup)}" for square, meaning in legend
+                      if square in shown)
 
 
 def run_result_line(
@@ -126,10 +163,10 @@ def run_result_line(
     )
 
 
-def legend_text(game: str) -> str:
+def legend_text(game: str, lookup: Lookup = english) -> str:
     """The squares of ``game``'s result line, one per line: ``🟨 hurt``."""
     legend = plugin(find_game(game).key).recap.legend
-    return "\n".join(f"{symbol} {meaning}" for symbol, meaning in legend)
+    return "\n".join(f"{symbol} {said(meaning, lookup)}" for symbol, meaning in legend)
 
 
 def _replay(
@@ -171,13 +208,16 @@ def _clip(text: str, width: int) -> str:
     return text + "…"
 
 
-def _rows(symbols: list[str], budget: int) -> str:
+def _rows(symbols: list[str], budget: int, lookup: Lookup = english) -> str:
     """The symbols ``ROW`` to a line within ``budget``; past it, "… and N more"."""
     full = _join(symbols)
     if _width(full) <= budget:
         return full
-    more = f"\n… and {len(symbols)} more"
-    room = budget - _width(more)
+
+    def more(count: int) -> str:
+        return "\n" + lookup(MORE[0], MORE[1], count).format(count=count)
+
+    room = budget - _width(more(len(symbols)))
     used, kept = 0, 0
     for i, symbol in enumerate(symbols):
         cost = _width(symbol) + (1 if i and i % ROW == 0 else 0)
@@ -185,7 +225,7 @@ def _rows(symbols: list[str], budget: int) -> str:
             break
         used += cost
         kept += 1
-    return _join(symbols[:kept]) + f"\n… and {len(symbols) - kept} more"
+    return _join(symbols[:kept]) + more(len(symbols) - kept)
 
 
 def _join(symbols: list[str]) -> str:

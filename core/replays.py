@@ -26,6 +26,7 @@ from core.runs import Runs
 from core.workers import INTERACTIVE, Workers
 from rules import GAMES
 from rules.solver import best_along, turning_point, turning_text
+from rules.words import Phrase
 from store.base import TurnRow, Tx
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,8 @@ def compute_turn(
     nodes = sum(b.nodes for b in bests)
     where = turning_point(bests)
     if where is None:
-        never = f"No move cost anything: the best reachable stayed {bests[0].text} to the end."
+        never = Phrase(N_("No move cost anything: the best reachable stayed {score} to the end."),
+                       score=bests[0].text)
         return None, never, nodes
     engine = GAMES[game]
     state = engine.new(seed, variant, deck)

@@ -41,9 +41,16 @@ from core.errors import (
 from core.model import Run, RunKind, RunStatus
 from rules import GAMES, Game, IllegalAction, replay
 from rules.deal import check_seed
+from rules.words import dump_text, load_text
 from store.base import Conflict, NewRun, RunChange, RunRow, Tx
+from store.texts import speak_with
 
 log = logging.getLogger(__name__)
+
+# Score texts, pars' and turning points' sentences are kept as their messages, so that they
+# are said in each reader's language when read back; the store may not import the engines,
+# so the core hands it their codec (store/texts.py).
+speak_with(dump_text, load_text)
 
 #: Decides whether a run that ends now ranks (besides replaying to its state): the daily's
 #: window. ``(run, now) -> bool``.

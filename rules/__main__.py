@@ -12,6 +12,13 @@
 
 Output piped into a command that stops reading (``| head``) ends quietly.
 
+The terminal speaks the language of ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG`` (the
+first one set, as gettext reads them), or of ``--lang CODE``: every sentence an engine says
+(a :class:`~rules.words.Phrase`) and the play loop's own, through the compiled catalogs of
+``bot/locale`` (read here with the standard ``gettext`` module; a ``.po`` newer than its
+``.mo`` is compiled in memory with Babel), and the rules text in that language where the
+game has one. A language without a catalog, or a catalog not complete, is English whole.
+
 Each command is one subparser with a ``run`` function, so adding one is a small change.
 The engines stay pure; all reading, printing and picking of a fresh seed happens here.
 """
@@ -20,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gettext
+import io
 import json
 import os
 import secrets
@@ -29,6 +38,7 @@ import textwrap
 import time
 import unicodedata
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
 from rules import GAMES, IllegalAction, find_game
@@ -38,6 +48,7 @@ from rules.engine import Game
 from rules.notation import read_move
 from rules.rulebook import terminal_text
 from rules.solver import solve
+from rules.words import N_, Message, Phrase, said
 
 QUIT = ("q", "quit", "exit")
 HELP = ("?", "help", "h", "rules")
@@ -52,8 +63,107 @@ class Refusal(Exception):
     """A problem with the command line or its files, said in one sentence (exit status 2)."""
 
 
+# ----- the language -------------------------------------------------------------------------
+
+#: Where the catalogs are: ``bot/locale/<lang>/LC_MESSAGES/messages.mo`` (or its ``.po``).
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "bot" / "locale"
+DOMAIN = "messages"
+#: The environment variables that choose a language, in gettext's order.
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+class Speaker:
+    """One language's words for the terminal: :meth:`say` turns an engine's phrase (or a
+    marked sentence) into that language; English says everything as it is."""
+
+    def __init__(self, code: str, translations: gettext.NullTranslations) -> None:
+        self.code = code
+        self.translations = translations
+
+    def lookup(self, singular: str, plural: str | None, count: int | None) -> str:
+        if plural is None:
+            return self.translations.gettext(singular)
+        return self.translations.ngettext(singular, plural, 1 if count is None else count)
+
+    def say(self, text: str | Message) -> str:
+        """``text`` in this language: a phrase with its fields, a plain ``str`` looked up whole
+        (a marked sentence, or, never marked, itself)."""
+        return said(text, self.lookup)
+
+    def format(self, template: str, /, **params: object) -> str:
+        """A marked template of the terminal's own, translated, then filled."""
+        return self.say(Phrase(template, **params))
+
+
+ENGLISH = Speaker("en", gettext.NullTranslations())
+
+
+def environment_language(environ: dict[str, str] | None = None) -> str | None:
+    """The language the environment asks for (``fr`` of ``fr_FR.UTF-8``), None for ``C``,
+    ``POSIX`` or nothing set. ``LANGUAGE`` may list several (``fr:de``): the first counts."""
+    environ = dict(os.environ) if environ is None else environ
+    for name in LANGUAGE_VARIABLES:
+        value = environ.get(name, "").split(":")[0].split(".")[0].split("@")[0]
+        if value:
+            return None if value in ("C", "POSIX") else value
+    return None
+
+
+def speaker(code: str | None, directory: Path = LOCALE_DIR) -> Speaker:
+    """The terminal's words in ``code`` (``fr``, ``fr_FR``, ``pt-BR``): its catalog, else its
+    base language's, else English."""
+    if not code:
+        return ENGLISH
+    tag = code.replace("-", "_")
+    for candidate in dict.fromkeys((tag, tag.split("_")[0])):
+        if candidate.casefold() in ("en", "en_us", "en_gb"):
+            return ENGLISH
+        found = _translations(directory / candidate / "LC_MESSAGES")
+        if found is not None:
+            return Speaker(candidate.replace("_", "-"), found)
+    return ENGLISH
+
+
+def _translations(folder: Path) -> gettext.GNUTranslations | None:
+    """A folder's catalog: the ``.mo``, or its ``.po`` compiled in memory when the ``.mo`` is
+    missing or older (a checkout without ``make``). None when neither is there, or when the
+    catalog leaves a message untranslated: a reader then gets English whole, never a mix."""
+    mo, po = folder / f"{DOMAIN}.mo", folder / f"{DOMAIN}.po"
+    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        try:
+            from babel.messages.mofile import write_mo
+            from babel.messages.pofile import read_po
+        except ImportError:  # no Babel: only a compiled catalog can be read
+            return _read_mo(mo) if mo.exists() else None
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        if any(m.id and (m.fuzzy or not _translated(m.string)) for m in catalog):
+            return None
+        compiled = io.BytesIO()
+        write_mo(compiled, catalog)
+        compiled.seek(0)
+        return gettext.GNUTranslations(compiled)
+    return _read_mo(mo) if mo.exists() else None
+
+
+def _translated(string: object) -> bool:
+    return all(string) if isinstance(string, (tuple, list)) else bool(string)
+
+
+def _read_mo(path: Path) -> gettext.GNUTranslations:
+    with path.open("rb") as f:
+        return gettext.GNUTranslations(f)
+
+
+def _rules_text(key: str, words: Speaker) -> str:
+    """The game's rules for the terminal, in the reader's language where the game has a text
+    in it (else English)."""
+    return terminal_text(key, lang=words.code)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.words = speaker(args.lang if args.lang else environment_language())
     try:
         return args.run(args)
     except KeyboardInterrupt:  # Ctrl-C: stop quietly, as a shell command does
@@ -78,54 +188,61 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     state = game.new(seed, variant)
     save = _open_save(args.save, game, variant, seed) if args.save else None
     read = _reader(stdin or sys.stdin)
-    print(f"Dealing {game.title} ({variant}) with seed {seed}. Type ? for the rules.")
+    words: Speaker = getattr(args, "words", ENGLISH)
+    print(words.format(N_("Dealing {game} ({variant}) with seed {seed}. Type ? for the rules."),
+                       game=game.title, variant=game.variant_name(variant), seed=seed))
     try:
         while True:
             print()
-            print(game.text(state))
+            print(words.say(game.text(state)))
             legal = game.actions(state)
             if not legal:
-                print(f"\nFinal score: {game.view(state)['score_text']}.")
+                print()
+                print(words.format(N_("Final score: {score}."),
+                                   score=game.view(state)["score_text"]))
                 if save:
-                    print(f"Moves saved to {save.name}.")
+                    print(words.format(N_("Moves saved to {file}."), file=save.name))
                 return 0
             view = game.view(state)
-            labels = [game.label(view, a) for a in legal]
+            labels = [words.say(game.label(view, a)) for a in legal]
             _print_menu(legal, labels)
-            action = _ask(game, state, read, legal, labels)
+            action = _ask(game, state, read, legal, labels, words)
             if action is None:
-                print(_leaving(save))
+                print(_leaving(save, words))
                 return 0
             state = game.apply(state, action)
             if save:
                 save.write(action + "\n")
                 save.flush()
     except KeyboardInterrupt:  # Ctrl-C: leave quietly, as a shell command does
-        print(_leaving(save), file=sys.stderr)
+        print(_leaving(save, words), file=sys.stderr)
         return 130
     finally:
         if save:
             save.close()
 
 
-def _leaving(save: TextIO | None) -> str:
-    return "\nLeaving the game." + (f" Moves saved to {save.name}." if save else "")
+def _leaving(save: TextIO | None, words: Speaker = ENGLISH) -> str:
+    if save:
+        return "\n" + words.format(N_("Leaving the game. Moves saved to {file}."), file=save.name)
+    return "\n" + words.say(N_("Leaving the game."))
 
 
 def _ask(
     game: Game[Any], state: Any, read: Callable[[str], str | None], legal: list[str],
-    labels: list[str],
+    labels: list[str], words: Speaker = ENGLISH,
 ) -> str | None:
     """Read lines until one is a legal action (returned) or a request to quit (None)."""
     while True:
-        answer = read(f"Your move ({_span(legal)}, ? for the rules, q to quit): ")
+        answer = read(words.format(N_("Your move ({span}, ? for the rules, q to quit): "),
+                                   span=_span(legal)))
         if answer is None or answer.lower() in QUIT:
             return None
         if answer.lower() in HELP:
             print()
-            print(terminal_text(game.key))
+            print(_rules_text(game.key, words))
             print()
-            print(_how_to_type(game, legal, labels))
+            print(_how_to_type(game, legal, labels, words))
             continue
         if answer.lower() in BOARD or not answer:
             _print_menu(legal, labels)
@@ -134,15 +251,18 @@ def _ask(
         if reading.action is not None:
             return reading.action
         if reading.number is not None:
-            reason = f"There is no move {reading.number}."
+            reason = words.format(N_("There is no move {number}."), number=reading.number)
         elif needs := [a for a in legal if a.startswith(f"{reading.guess} ")]:
-            reason = f"{reading.guess.capitalize()} which card? Type it with the card, " \
-                     f"such as `{needs[0]}`."
+            reason = words.format(N_("{move} which card? Type it with the card, such as "
+                                     "`{example}`."), move=reading.guess.capitalize(),
+                                  example=needs[0])
         else:
             guess = reading.guess or answer
             # The engine quotes the move as it read it; quote the player's own words, short.
-            reason = game.refusal(state, guess).replace(repr(guess), repr(_quote(answer)))
-        print(f"Refused: {reason} {_accepted(legal)}")
+            reason = words.say(game.refusal(state, guess)).replace(repr(guess),
+                                                                   repr(_quote(answer)))
+        print(words.format(N_("Refused: {reason} {choices}"), reason=reason,
+                           choices=_accepted(legal, words)))
 
 
 def _quote(typed: str) -> str:
@@ -170,30 +290,34 @@ def _columns(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def _accepted(legal: list[str]) -> str:
-    return f"Choose {_span(legal)}, or type a move such as `{legal[0]}`."
+def _accepted(legal: list[str], words: Speaker = ENGLISH) -> str:
+    return words.format(N_("Choose {span}, or type a move such as `{example}`."),
+                        span=_span(legal), example=legal[0])
 
 
 def _span(legal: list[str]) -> str:
     return "1" if len(legal) == 1 else f"1–{len(legal)}"
 
 
-def _joker_words(game: Game[Any]) -> str:
+def _joker_words(game: Game[Any]) -> Phrase:
     """How to type the jokers the game's deck holds (Tomb has only the red one)."""
     jokers = [card for card in JOKERS if card in game.deck]
     if not jokers:
-        return "no joker in this deck"
-    return f"{'jokers' if len(jokers) > 1 else 'the joker'} as {', '.join(jokers)} or 🃏"
+        return Phrase(N_("no joker in this deck"))
+    if len(jokers) > 1:
+        return Phrase(N_("jokers as {codes} or {joker}"), codes=", ".join(jokers), joker="🃏")
+    return Phrase(N_("the joker as {codes} or {joker}"), codes=jokers[0], joker="🃏")
 
 
-def _how_to_type(game: Game[Any], legal: list[str], labels: list[str]) -> str:
-    text = (
-        f"Type a move's number ({_span(legal)}), or the move itself as the menu shows it, "
-        f"such as `{legal[0]}`, in any case; cards as 4S, 4s or 4♠ (10 as 10 or T, "
-        f"{_joker_words(game)}). A menu line's words work too, such as `{labels[0]}`. "
-        "b shows the moves again, ? these rules, q leaves the game."
-    )
-    return "\n".join(["HOW TO TYPE YOUR MOVES", *textwrap.wrap(text, 78)])
+def _how_to_type(game: Game[Any], legal: list[str], labels: list[str],
+                 words: Speaker = ENGLISH) -> str:
+    text = words.format(
+        N_("Type a move's number ({span}), or the move itself as the menu shows it, such as "
+           "`{example}`, in any case; cards as 4S, 4s or 4♠ (10 as 10 or T, {jokers}). A menu "
+           "line's words work too, such as `{label}`. b shows the moves again, ? these rules, "
+           "q leaves the game."),
+        span=_span(legal), example=legal[0], jokers=_joker_words(game), label=labels[0])
+    return "\n".join([words.say(N_("HOW TO TYPE YOUR MOVES")), *textwrap.wrap(text, 78)])
 
 
 def _open_save(path: str, game: Game[Any], variant: str, seed: int) -> TextIO:
@@ -255,7 +379,7 @@ def _lines(stream: TextIO) -> Iterator[str]:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    print(terminal_text(args.game))
+    print(_rules_text(args.game, getattr(args, "words", ENGLISH)))
     return 0
 
 
@@ -274,7 +398,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
     if args.verbose:
         print(f"Stream words used by the shuffle: {words}")
     print()
-    print(game.text(game.new(args.seed, variant)))
+    print(getattr(args, "words", ENGLISH).say(game.text(game.new(args.seed, variant))))
     return 0
 
 
@@ -292,7 +416,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         try:
             state = game.apply(state, action)
         except IllegalAction as exc:
-            print(f"line {number} ({action!r}): {exc}", file=sys.stderr)
+            reason = getattr(args, "words", ENGLISH).say(exc.message)
+            print(f"line {number} ({action!r}): {reason}", file=sys.stderr)
             return 1
     print(json.dumps(game.view(state), indent=2, ensure_ascii=False))
     return 0
@@ -341,7 +466,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, previous)
     took = time.monotonic() - start
     winnable = {True: "yes", False: "no", None: "not known (no win found in the search)"}
-    print(f"{game.title} ({variant}), seed {args.seed}: {found.text}")
+    words: Speaker = getattr(args, "words", ENGLISH)
+    print(f"{game.title} ({variant}), seed {args.seed}: {words.say(found.text)}")
     print(f"Winnable: {winnable[found.winnable]}")
     if found.exact:
         print(f"Exact: yes, nothing better exists ({found.nodes} positions, {took:.1f} s).")
@@ -392,7 +518,14 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m rules",
         description="Play, deal and replay Dungeon Deck's solo card games in a terminal.",
     )
+    language_help = ("the language to play in (fr, de, ...; default: LANGUAGE, LC_ALL, "
+                     "LC_MESSAGES or LANG)")
+    parser.add_argument("--lang", metavar="CODE", help=language_help)
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
+    # --lang after the command too (python -m rules play donsol --lang fr); the top-level
+    # default stands when a subcommand's is left out.
+    shared = argparse.ArgumentParser(add_help=False)
+    shared.add_argument("--lang", metavar="CODE", default=argparse.SUPPRESS, help=language_help)
     variants = "; ".join(f"{g.key} {'/'.join(g.variants)}" for g in GAMES.values())
 
     def game_args(p: argparse.ArgumentParser, seed_required: bool) -> None:
@@ -403,7 +536,7 @@ def _parser() -> argparse.ArgumentParser:
             help="the deal's 64-bit seed" + ("" if seed_required else " (default: a random one)"),
         )
 
-    play = sub.add_parser("play", help="play a game in the terminal",
+    play = sub.add_parser("play", parents=[shared], help="play a game in the terminal",
                           description="Play a game: the board as text, a numbered menu of moves, "
                                       "the reason when a move is refused, the score at the end. "
                                       "Type ? during the game for the rules.")
@@ -413,13 +546,13 @@ def _parser() -> argparse.ArgumentParser:
                            "transcript that replay reads")
     play.set_defaults(run=cmd_play)
 
-    rules = sub.add_parser("rules", help="print the rules of a game",
+    rules = sub.add_parser("rules", parents=[shared], help="print the rules of a game",
                            description="Print the rules of a game: the same text as /rules in "
                                        "Discord and docs/games.")
     rules.add_argument("game", choices=list(GAMES), help="which game")
     rules.set_defaults(run=cmd_rules)
 
-    deal = sub.add_parser("deal", help="print a deal",
+    deal = sub.add_parser("deal", parents=[shared], help="print a deal",
                           description="Print a seed's deal: its commitment, the shuffled cards "
                                       "top first and the opening board (docs/deal.md says how "
                                       "a deal is made).")
@@ -428,7 +561,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="also show how many words of the random stream the shuffle used")
     deal.set_defaults(run=cmd_deal)
 
-    rep = sub.add_parser("replay", help="replay a transcript and print the final view as JSON",
+    rep = sub.add_parser("replay", parents=[shared],
+                         help="replay a transcript and print the final view as JSON",
                          description="Apply a transcript (one action per line; blank lines and "
                                      "# comments skipped) and print the final view as JSON. An "
                                      "illegal line stops with its number and reason (exit 1).")
@@ -437,7 +571,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="the transcript file, or - for standard input (the default)")
     rep.set_defaults(run=cmd_replay)
 
-    sol = sub.add_parser("solve", help="the best score a deal allows, and its line",
+    sol = sub.add_parser("solve", parents=[shared],
+                         help="the best score a deal allows, and its line",
                          description="Search a deal with every card known: print the best "
                                      "score, whether the deal can be won, whether that is exact "
                                      "or a lower bound (the budget ran out), and the moves.")

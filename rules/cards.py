@@ -7,6 +7,8 @@ custom ids); :func:`display` is the one place that turns them into ``A♠``, ``1
 
 from __future__ import annotations
 
+from rules.words import N_, Phrase
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 JOKERS: tuple[str, ...] = ("RJ", "BJ")
@@ -70,13 +72,36 @@ def display(code: str) -> str:
     return code[:-1] + SUIT_SYMBOLS[code[-1]]
 
 
+#: The ranks' and suits' names in a long card name (``Queen of Spades``).
+RANK_NAMES: dict[str, str] = {
+    "A": N_("Ace"), "J": N_("Jack"), "Q": N_("Queen"), "K": N_("King"),
+    **{str(n): str(n) for n in range(2, 11)},
+}
+LONG_SUIT_NAMES: dict[str, str] = {
+    "S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds"), "C": N_("Clubs"),
+}
+_JOKER_NAMES: dict[str, str] = {"RJ": N_("red joker"), "BJ": N_("black joker")}
+
+
+def long_name(code: str) -> Phrase:
+    """The card's name in words: ``Queen of Spades``, ``10 of Hearts``, ``red joker``."""
+    if code in _JOKER_NAMES:
+        return Phrase(_JOKER_NAMES[code])
+    rank_word = RANK_NAMES[code[:-1]]
+    rank_name = Phrase(rank_word) if rank_word.isalpha() else rank_word
+    return Phrase(N_("{rank} of {suit}"), rank=rank_name, suit=Phrase(LONG_SUIT_NAMES[code[-1]]))
+
+
+_LONG_JOKERS: dict[str, Phrase] = {
+    "RJ": Phrase(N_("red joker {joker}"), joker=JOKER_SYMBOL),
+    "BJ": Phrase(N_("black joker {joker}"), joker=JOKER_SYMBOL),
+}
+
+
 def display_long(code: str) -> str:
-    """A longer form that tells the two jokers apart: ``red joker``, ``A♠``."""
-    if code == "RJ":
-        return "red joker 🃏"
-    if code == "BJ":
-        return "black joker 🃏"
-    return display(code)
+    """A longer form that tells the two jokers apart: ``red joker 🃏`` (a phrase), ``A♠``."""
+    joker = _LONG_JOKERS.get(code)
+    return joker if joker is not None else display(code)
 
 
 def name(text: str) -> str:
@@ -87,7 +112,7 @@ def name(text: str) -> str:
     """
     if text in _VALID:
         return display(text)
-    return repr(text) if text else "That card"
+    return repr(text) if text else Phrase(N_("That card"))
 
 
 def show(cards: tuple[str, ...] | list[str], empty: str = "—") -> str:

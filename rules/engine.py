@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rules.deal import check_seed, shuffled
+from rules.words import N_, Message, Nn_, Phrase, dump_text, load_text
 
 S = TypeVar("S")
 
@@ -23,11 +24,17 @@ class IllegalAction(ValueError):
     """An action that is not legal in this state; the message says why, for a player.
 
     ``index`` is set by :func:`replay` to the 0-based position of the refused action.
+    ``str(exc)`` is the message itself: the engine's :class:`~rules.words.Phrase`, so that
+    whoever shows it can say it in the reader's language.
     """
 
     def __init__(self, message: str, index: int | None = None) -> None:
         super().__init__(message)
+        self.message = message
         self.index = index
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class Game(ABC, Generic[S]):
@@ -40,20 +47,45 @@ class Game(ABC, Generic[S]):
     deck: ClassVar[tuple[str, ...]]
     #: Bumped whenever the dumped state's shape or meaning changes.
     format_version: ClassVar[int] = 1
+    #: Each variant's name as a player reads it (marked for the catalogs); the variants
+    #: themselves stay the values commands and ids use.
+    variant_names: ClassVar[dict[str, str]] = {}
+    #: Each outcome word as a player reads it in a sentence (marked for the catalogs).
+    outcome_names: ClassVar[dict[str, str]] = {}
     #: Bumped whenever the rules change what a deal plays like: a run (and a day's daily)
     #: keeps the rules it was dealt under, so a change reaches the daily from the next day on.
     rules_version: ClassVar[int] = 1
     #: The part of the score that stats average, and what it counts: ``(index, unit)``.
     stat: ClassVar[tuple[int, str]] = (0, "points")
+    #: The stat's unit counted, in the players' words: ``Nn_("{count} point", "{count} points")``
+    #: (:meth:`stat_text`).
+    stat_units: ClassVar[tuple[str, str]] = Nn_("{count} point", "{count} points")
     #: Every outcome word the game ends with, and what it is: ``win``, ``loss`` or ``out``
     #: (ended alive without winning). Boards colour and head a finished run by it.
     outcomes: ClassVar[dict[str, str]]
     state_type: ClassVar[type]
 
     def outcome_text(self, outcome: str) -> str:
-        """An outcome word as a player reads it in a sentence ("lost in the dark"); a game
-        whose words need more than their underscores read as spaces overrides this."""
-        return outcome.replace("_", " ")
+        """An outcome word as a player reads it in a sentence ("lost in the dark"): a
+        :class:`Phrase` from :attr:`outcome_names`, else its underscores read as spaces."""
+        marked = self.outcome_names.get(outcome)
+        return Phrase(marked) if marked is not None else outcome.replace("_", " ")
+
+    def stat_text(self, value: float, shown: str | None = None) -> Phrase:
+        """``value`` of the stat with its unit, ``12 cards``: a plural phrase. ``shown`` is the
+        number as the reader's locale writes it (``12,5``), the value itself by default; a
+        value that is not whole takes the plural form."""
+        count = int(value) if float(value).is_integer() else 2
+        number = shown if shown is not None else f"{value:g}"
+        # The plural form is chosen by ``count``; the text shows ``number`` in its place.
+        return Phrase.of(Message(self.stat_units[0], {"count": number}, self.stat_units[1],
+                                 count))
+
+    def variant_name(self, variant: str) -> str:
+        """A variant as a player reads it (``hard``; ``difficile`` in French): a
+        :class:`Phrase` from :attr:`variant_names`, else the variant itself."""
+        marked = self.variant_names.get(variant)
+        return Phrase(marked) if marked is not None else variant
 
     def is_win(self, outcome: str | None) -> bool:
         """Whether ``outcome`` (an outcome word, or None while playing) is a win by the rules:
@@ -158,6 +190,8 @@ class Game(ABC, Generic[S]):
         data: dict[str, Any] = {"engine": f"{self.key}/{self.format_version}"}
         for f in dataclasses.fields(state):  # type: ignore[arg-type]
             data[f.name] = _thaw(getattr(state, f.name))
+        if "events" in data:  # sentences: kept with their templates and fields
+            data["events"] = [dump_text(e) for e in data["events"]]
         return data
 
     def load(self, data: dict[str, Any]) -> S:
@@ -169,6 +203,8 @@ class Game(ABC, Generic[S]):
         if tag != f"{self.key}/{self.format_version}":
             raise ValueError(f"cannot load a {tag!r} state with the {self.key} engine")
         fields = {k: _freeze(v) for k, v in data.items() if k != "engine"}
+        if "events" in fields:
+            fields["events"] = tuple(load_text(e) for e in data["events"])
         try:
             return self.state_type(**fields)
         except TypeError as exc:
@@ -236,7 +272,9 @@ def replay(
         try:
             state = game.apply(state, action)
         except IllegalAction as exc:
-            raise IllegalAction(f"move {i + 1} ({action!r}): {exc}", index=i) from exc
+            raise IllegalAction(Phrase(N_("move {number} ({action}): {reason}"), number=i + 1,
+                                       action=repr(action), reason=exc.message),
+                                index=i) from exc
     return state
 
 

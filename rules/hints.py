@@ -28,6 +28,7 @@ from typing import Any
 
 from rules import find_game, plugin
 from rules.solver import Table, best_from
+from rules.words import N_, Phrase
 
 #: Nodes for one hint, shared by every (world, action) pair: about a second on one core.
 DEFAULT_BUDGET = 12_000
@@ -65,7 +66,7 @@ def hint(
         raise ValueError("the game is over: there is nothing left to hint")
     worlds = [sample_world(game_key, state, rng) for _ in range(max(1, samples))]
     if len(legal) == 1:
-        return Hint(legal[0], "the only move", 0, len(worlds))
+        return Hint(legal[0], Phrase(N_("the only move")), 0, len(worlds))
     legal = undominated(game_key, state, legal)
     if len(legal) == 1:
         action = legal[0]
@@ -86,7 +87,8 @@ def hint(
     action = legal[best]
     reason = model.reason(state, action, worlds[0])
     if wins[best]:
-        reason += f" (wins in {wins[best]} of {len(worlds)} sampled deals)"
+        reason = Phrase(N_("{reason} (wins in {wins} of {samples} sampled deals)"),
+                        reason=reason, wins=wins[best], samples=len(worlds))
     return Hint(action, reason, wins[best], len(worlds))
 
 

@@ -1,9 +1,13 @@
-"""The rules of each game as players read them: one text per game, three renderings.
+"""The rules of each game as players read them: one text per game and language, three renderings.
 
-The text of game ``key`` is ``rules/<key>/rules.md``, in the game's package, shipped as package
-data, so it is found from a checkout, an editable install and a regular one alike.
-``docs/games/<key>.md`` in the repository opens with the same text (a test keeps them equal);
-``/rules`` in Discord and the terminal's ``help`` render it. Reading a file that ships with the
+The English text of game ``key`` is ``rules/<key>/rules.md``, in the game's package, shipped as
+package data, so it is found from a checkout, an editable install and a regular one alike; the
+text in language ``code`` is ``rules/<key>/rules.<code>.md`` (``rules.fr.md``,
+``rules.pt-BR.md``). A language without its own text reads the English one (``pt-BR`` is looked
+up as ``pt-BR``, then ``pt``, then English): :func:`language` says which text a reader gets.
+``docs/games/<key>.md`` in the repository opens with the English text and
+``docs/games/<code>/<key>.md`` with each other language's (tests keep them equal); ``/rules`` in
+Discord and the terminal's ``help`` render it. Reading a file that ships with the
 package is the only I/O here: the result depends on nothing but the installed package.
 
 The texts use a small part of Markdown, which the renderers understand:
@@ -22,8 +26,11 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-#: The rules text's file name inside each game's package.
+#: The English rules text's file name inside each game's package.
 TEXT_NAME = "rules.md"
+#: The language of ``rules.md``.
+SOURCE_LANGUAGE = "en"
+_TEXT_OF = re.compile(r"^rules\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.md$")
 #: Discord's limit for an embed description.
 DISCORD_DESCRIPTION_MAX = 4096
 
@@ -40,29 +47,68 @@ class Block:
     marker: str = ""  # an item's "- " or "1. "
 
 
-@cache
-def source(key: str) -> str:
-    """The Markdown text of game ``key``, exactly as written.
+def file_name(lang: str = SOURCE_LANGUAGE) -> str:
+    """The rules text's file name in language ``lang``: ``rules.md``, ``rules.fr.md``."""
+    return TEXT_NAME if lang == SOURCE_LANGUAGE else f"rules.{lang}.md"
 
-    Raises ``LookupError`` when the game has no rules text.
-    """
-    path = resources.files("rules").joinpath(key, TEXT_NAME)
+
+@cache
+def languages(key: str) -> tuple[str, ...]:
+    """The languages game ``key`` has a rules text in, English first, then by code."""
+    folder = resources.files("rules").joinpath(key)
+    found = sorted(m.group(1) for entry in folder.iterdir()
+                   if (m := _TEXT_OF.match(entry.name)) and m.group(1) != SOURCE_LANGUAGE)
+    return (SOURCE_LANGUAGE, *found)
+
+
+def language(key: str, lang: str = SOURCE_LANGUAGE) -> str:
+    """The language of the text a reader of ``lang`` gets for game ``key``: ``lang`` itself
+    (``fr``, ``pt-BR``; ``pt_BR`` is read as ``pt-BR``), its base language (``pt``), else
+    English. Raises ``LookupError`` when the game has no rules text."""
+    source(key)  # the English text must exist, whatever the language
+    have = {code.casefold(): code for code in languages(key)}
+    tag = lang.replace("_", "-")
+    for candidate in (tag, tag.split("-")[0]):
+        if candidate.casefold() in have:
+            return have[candidate.casefold()]
+    return SOURCE_LANGUAGE
+
+
+@cache
+def _read(key: str, lang: str) -> str:
+    path = resources.files("rules").joinpath(key, file_name(lang))
     try:
         return path.read_text(encoding="utf-8")
-    except (FileNotFoundError, IsADirectoryError):
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         raise LookupError(f"no rules text for the game {key!r}") from None
 
 
-def title(key: str) -> str:
+def source(key: str, lang: str = SOURCE_LANGUAGE) -> str:
+    """The Markdown text of game ``key`` in ``lang`` (see :func:`language`), exactly as
+    written.
+
+    Raises ``LookupError`` when the game has no rules text.
+    """
+    if lang == SOURCE_LANGUAGE:
+        return _read(key, SOURCE_LANGUAGE)
+    return _read(key, language(key, lang))
+
+
+def text(key: str, lang: str = SOURCE_LANGUAGE) -> str:
+    """The rules text of game ``key`` in ``lang`` as Markdown: :func:`source`'s plain name."""
+    return source(key, lang)
+
+
+def title(key: str, lang: str = SOURCE_LANGUAGE) -> str:
     """The text's ``# Title`` line, without the ``#``."""
-    first = source(key).splitlines()[0]
+    first = source(key, lang).splitlines()[0]
     return first.removeprefix("# ").strip()
 
 
-def blocks(key: str) -> list[Block]:
+def blocks(key: str, lang: str = SOURCE_LANGUAGE) -> list[Block]:
     """The text after its title, as headings, paragraphs and list items, lines joined."""
     out: list[Block] = []
-    for chunk in re.split(r"\n\s*\n", source(key).strip()):
+    for chunk in re.split(r"\n\s*\n", source(key, lang).strip()):
         lines = chunk.splitlines()
         if lines[0].startswith("# "):
             lines = lines[1:]
@@ -94,11 +140,11 @@ def blocks(key: str) -> list[Block]:
     return out
 
 
-def discord_text(key: str) -> str:
+def discord_text(key: str, lang: str = SOURCE_LANGUAGE) -> str:
     """The text for a Discord embed's description: headings bold, lists with bullets."""
     parts: list[str] = []
     after_heading = True
-    for block in blocks(key):
+    for block in blocks(key, lang):
         if block.kind == "heading":
             parts.append(f"\n**{block.text}**")
         elif block.kind == "item":
@@ -109,11 +155,11 @@ def discord_text(key: str) -> str:
     return "\n".join(parts).strip()
 
 
-def terminal_text(key: str, width: int = 78) -> str:
-    """The text for a terminal: plain words, wrapped to ``width`` columns."""
-    lines = [title(key).upper()]
+def terminal_text(key: str, width: int = 78, lang: str = SOURCE_LANGUAGE) -> str:
+    """The text for a terminal: plain words, wrapped to ``width`` columns, in ``lang``."""
+    lines = [title(key, lang).upper()]
     after_heading = False
-    for block in blocks(key):
+    for block in blocks(key, lang):
         text = plain(block.text)
         if block.kind == "heading":
             lines += ["", text, "─" * len(text)]

@@ -24,6 +24,7 @@ from typing import Any
 from rules import find_game, plugin
 from rules import replay as replay_actions
 from rules.search import Score, Search
+from rules.words import N_, Phrase
 
 #: A table of proven upper bounds, one per deal: pass the same one to every search of a deal.
 Table = dict[Hashable, Score]
@@ -159,9 +160,12 @@ def turning_text(action: str, before: Solution, after: Solution) -> str:
     action as the player reads it (a button label, say)."""
     if before.won and not after.won:
         if after.exact:
-            return f"Here the deal was still winnable; after “{action}” it was not."
-        return f"Here the deal was still winnable; after “{action}” no win was found."
-    return f"After “{action}” the best reachable fell from {before.text} to {after.text}."
+            return Phrase(N_("Here the deal was still winnable; after “{action}” it was not."),
+                          action=action)
+        return Phrase(N_("Here the deal was still winnable; after “{action}” no win was found."),
+                      action=action)
+    return Phrase(N_("After “{action}” the best reachable fell from {before} to {after}."),
+                  action=action, before=before.text, after=after.text)
 
 
 def _search(

@@ -31,7 +31,11 @@ def scaled_bar(value: int, maximum: int, segments: int = 10) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 card``, ``3 cards``."""
+    """``1 card``, ``3 cards``: a plural :class:`Phrase` for the game words of
+    :data:`COUNTED` (said in the reader's language), the English words for any other."""
+    forms = COUNTED.get(word)
+    if forms is not None and many is None:
+        return counted(forms, n)
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
@@ -91,20 +95,91 @@ class Phrase(str):
     ``Phrase(N_("You drink {card}."), card=shown)``. A field may itself be a phrase (or a
     message), which is said in the same language."""
 
-    message: Message
+    # The template and fields are kept as they came and the Message is only built when an
+    # adapter asks for it: the engines make a phrase for every event of every move (a solver
+    # or a random playout makes millions that nobody reads), so a phrase costs no more than
+    # its formatted English and four slots.
+    __slots__ = ("_count", "_message", "_params", "_plural", "_template")
 
     def __new__(cls, template: str, /, *, plural: str | None = None, count: int | None = None,
                 **params: object) -> Phrase:
-        return cls.of(Message(template, params, plural, count))
+        # A sentence without fields is made once and shared (a phrase never changes).
+        # Otherwise the English is formatted straight from the template (a field's phrase
+        # formats as the English it is, a message as its English): exactly str(Message(...)).
+        if not params and count is None and plural is None and cls is Phrase:
+            shared = _FIXED.get(template)
+            if shared is None:
+                shared = cls.of(Message(template))
+                if len(_FIXED) < _FIXED_LIMIT:
+                    _FIXED[template] = shared
+            return shared
+        # The engines say the same few sentences about the same few cards again and again: a
+        # phrase whose fields are all plain strings and numbers is made once and shared too
+        # (a field that is a phrase or a message is not: equal English, other words).
+        if cls is not Phrase:
+            return cls._made(template, plural, count, params)
+        for value in params.values():
+            if type(value) is not str and type(value) is not int:
+                return cls._made(template, plural, count, params)
+        key = (template, plural, count, *params.items())
+        shared = _MADE.get(key)
+        if shared is None:
+            shared = cls._made(template, plural, count, params)
+            if len(_MADE) < _MADE_LIMIT:
+                _MADE[key] = shared
+        return shared
+
+    @classmethod
+    def _made(cls, template: str, plural: str | None, count: int | None,
+              params: dict[str, object]) -> Phrase:
+        text = template if plural is None or count == 1 else plural
+        if count is not None:
+            if "count" not in params:
+                text = text.format_map({**params, "count": count})
+            else:
+                text = text.format_map(params)
+        elif params:
+            text = text.format_map(params)
+        made = str.__new__(cls, text)
+        made._template = template
+        made._params = params
+        made._plural = plural
+        made._count = count
+        made._message = None
+        return made
+
+    @property
+    def message(self) -> Message:
+        """The sentence still to be put in a language (built once, when first asked for)."""
+        message = self._message
+        if message is None:
+            message = object.__new__(Message)  # a frozen dataclass, built without __setattr__
+            message.__dict__.update(template=self._template, params=self._params,
+                                    plural=self._plural, count=self._count)
+            self._message = message
+        return message
 
     @classmethod
     def of(cls, message: Message) -> Phrase:
         made = str.__new__(cls, str(message))
-        made.message = message
+        made._template = message.template
+        made._params = message.params
+        made._plural = message.plural
+        made._count = message.count
+        made._message = message
         return made
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled to the picture worker with its message
         return (Phrase.of, (self.message,))
+
+
+#: The phrases without fields made so far (see ``Phrase.__new__``), bounded in case a caller
+#: makes phrases of texts that are not templates.
+_FIXED: dict[str, Phrase] = {}
+_FIXED_LIMIT = 4096
+#: The phrases of plain fields made so far (see ``Phrase.__new__``), bounded likewise.
+_MADE: dict[tuple[object, ...], Phrase] = {}
+_MADE_LIMIT = 1 << 16
 
 
 def said(message: Message | Phrase | str, lookup: Lookup) -> str:
@@ -139,3 +214,29 @@ def load_text(data: Any) -> Any:
     params = {k: load_text(v) for k, v in data.get("p", {}).items()}
     plural, count = data.get("n", (None, None))
     return Phrase.of(Message(data["t"], params, plural, count))
+
+
+def counted(forms: tuple[str, str], count: int, /, **params: object) -> Phrase:
+    """A plural phrase from ``Nn_(singular, plural)``: ``counted(Nn_("{count} card",
+    "{count} cards"), 3)`` is ``3 cards``."""
+    return Phrase(forms[0], plural=forms[1], count=count, **params)
+
+
+def lines(*parts: str, sep: str = "\n") -> Phrase:
+    """``parts`` (phrases or plain text) joined by ``sep`` as one phrase, each part said in
+    the reader's language: a board's text. The joining template holds no words, so it is
+    not in the catalogs (a lookup gives it back as it is)."""
+    template = sep.join(f"{{p{i}}}" for i in range(len(parts)))
+    return Phrase(template, **{f"p{i}": part for i, part in enumerate(parts)})
+
+
+#: The counted game words :func:`plural` says in any language.
+COUNTED: dict[str, tuple[str, str]] = {
+    "card": Nn_("{count} card", "{count} cards"),
+    "deal": Nn_("{count} deal", "{count} deals"),
+    "turn": Nn_("{count} turn", "{count} turns"),
+    "retreat turn": Nn_("{count} retreat turn", "{count} retreat turns"),
+    "King": Nn_("{count} King", "{count} Kings"),
+    "point": Nn_("{count} point", "{count} points"),
+    "monster": Nn_("{count} monster", "{count} monsters"),
+}

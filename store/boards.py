@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from store.dialect import Db, Query, Row
 from store.runs import score_key
+from store.texts import said
 
 
 @dataclass(frozen=True)
@@ -423,7 +424,7 @@ def _count(row: Row | None) -> int:
 def _board_line(row: Row) -> BoardLine:
     return BoardLine(
         rank=int(row["rank"]), run_id=row["id"], owner_id=row["owner_id"], name=row["name"],
-        score=json.loads(row["score"]), score_text=row["score_text"], status=row["status"],
+        score=json.loads(row["score"]), score_text=said(row["score_text"]), status=row["status"],
         outcome=row["outcome"], hidden=bool(row["hidden"]),
     )
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from store.dialect import Conflict, Db, Query, Row
+from store.texts import said
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ class ChallengesSql:
             ChallengeEntry(
                 owner_id=row["owner_id"], name=row["name"], run_id=row["run_id"],
                 status=row["status"], outcome=row["outcome"], score=json.loads(row["score"]),
-                score_text=row["score_text"], unfinished=bool(row["unfinished"]),
+                score_text=said(row["score_text"]), unfinished=bool(row["unfinished"]),
             )
             for row in rows
         ]

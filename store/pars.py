@@ -8,6 +8,7 @@ from typing import Protocol
 
 from store.dialect import Db, Query
 from store.runs import score_key, to_json
+from store.texts import said, stored
 
 
 @dataclass(frozen=True)
@@ -102,16 +103,16 @@ class ParsSql:
             return None
         return ParRow(
             game=row["game"], variant=row["variant"], day=row["day"], rules=row["rules"],
-            score=json.loads(row["score"]), score_text=row["score_text"], won=bool(row["won"]),
-            exact=bool(row["exact"]), actions=json.loads(row["actions"]), nodes=row["nodes"],
-            seconds=float(row["seconds"]), solved_at=row["solved_at"],
+            score=json.loads(row["score"]), score_text=said(row["score_text"]),
+            won=bool(row["won"]), exact=bool(row["exact"]), actions=json.loads(row["actions"]),
+            nodes=row["nodes"], seconds=float(row["seconds"]), solved_at=row["solved_at"],
         )
 
     def insert_par(self, par: ParRow) -> bool:
         params = {
             "game": par.game, "variant": par.variant, "day": par.day, "rules": par.rules,
             "score": to_json(par.score), "score_key": score_key(par.score),
-            "score_text": par.score_text, "won": int(par.won), "exact": int(par.exact),
+            "score_text": stored(par.score_text), "won": int(par.won), "exact": int(par.exact),
             "actions": to_json(par.actions), "nodes": par.nodes, "seconds": par.seconds,
             "solved_at": par.solved_at,
         }
@@ -126,11 +127,11 @@ class ParsSql:
         row = self.db.one(SELECT_TURN, {"run_id": run_id})
         if row is None:
             return None
-        return TurnRow(run_id=row["run_id"], step=row["step"], text=row["text"],
+        return TurnRow(run_id=row["run_id"], step=row["step"], text=said(row["text"]),
                        nodes=row["nodes"], computed_at=row["computed_at"])
 
     def insert_turn(self, turn: TurnRow) -> None:
         self.db.change(INSERT_TURN, {
-            "run_id": turn.run_id, "step": turn.step, "text": turn.text, "nodes": turn.nodes,
-            "computed_at": turn.computed_at,
+            "run_id": turn.run_id, "step": turn.step, "text": stored(turn.text),
+            "nodes": turn.nodes, "computed_at": turn.computed_at,
         })

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from store.dialect import Db, Query
+from store.texts import said
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ class RecordsSql:
         if keys:
             best = self.db.one(SELECT_BEST, {**params, "key": max(keys)})
             assert best is not None
-            best_score, best_text = json.loads(best["score"]), best["score_text"]
+            best_score, best_text = json.loads(best["score"]), said(best["score_text"])
         points = sum(int(row["points"]) for row in rows)
         return GameStats(
             game=game, finished=finished,
@@ -179,7 +180,7 @@ class RecordsSql:
             return PriorBest(int(found["runs"]), None, None)
         best = self.db.one(SELECT_PRIOR_BEST, {**params, "key": key})
         assert best is not None
-        return PriorBest(int(found["runs"]), key, best["score_text"])
+        return PriorBest(int(found["runs"]), key, said(best["score_text"]))
 
     def streaks(self, owner_id: int, game: str) -> list[Streak]:
         rows = self.db.all(SELECT_STREAKS, {"owner_id": owner_id, "game": game})
@@ -191,7 +192,7 @@ class RecordsSql:
         params = {"owner_id": owner_id, "game": game, "since": since}
         return [
             DayMark(row["day"], row["status"], row["outcome"], row["outcome"] in wins,
-                    row["score_text"])
+                    said(row["score_text"]))
             for row in self.db.all(SELECT_DAILY_MARKS, params)
         ]
 

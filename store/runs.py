@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from store.dialect import Conflict, Db, Query, Row
+from store.texts import stored
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ class RunsSql:
             "day": run.day, "status": run.status, "outcome": run.outcome,
             "score": to_json(run.score), "score_key": score_key(run.score),
             "state": to_json(run.state), "ranked": int(run.ranked), "rules": run.rules,
-            "now": run.now, "finished_at": run.finished_at, "score_text": run.score_text,
+            "now": run.now, "finished_at": run.finished_at, "score_text": stored(run.score_text),
             "points": run.points,
         }
         row = self.db.one(INSERT_RUN, params)
@@ -213,7 +214,7 @@ class RunsSql:
             "score_key": score_key(change.score), "status": change.status,
             "outcome": change.outcome, "ranked": int(change.ranked),
             "hinted": int(change.hinted), "now": change.now, "finished_at": change.finished_at,
-            "score_text": change.score_text, "points": change.points,
+            "score_text": stored(change.score_text), "points": change.points,
         }
         return self.db.change(UPDATE_RUN, params) == 1
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from store.dialect import Conflict, Db, Query, Row
+from store.texts import said
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ class SeriesSql:
         return [
             SeriesEntry(number=row["number"], run_id=row["run_id"], status=row["status"],
                         outcome=row["outcome"], points=row["points"],
-                        score_text=row["score_text"])
+                        score_text=said(row["score_text"]))
             for row in rows
         ]
 

@@ -8,6 +8,11 @@ A playing board comes in two forms: in full (the game's fields and the footer), 
 shown without its table picture, where the text must hold the whole table; and pictured
 (:class:`Pictured`), for a board with its picture, which carries the table: the text keeps
 what happened, one status line and the prompt, so nothing is said twice.
+
+Every board is drawn in one :class:`~bot.i18n.Language` (docs/languages.md): the frame's and
+the games' own words are marked here and in each game's module (``N_``, ``Nn_``) and
+translated as they are drawn; the engines' words (view values, events, labels, prompts, score
+texts) go through ``language.render``, which says an engine's phrase in that language.
 """
 
 from __future__ import annotations
@@ -20,11 +25,19 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, Language
 from bot.pictures.canvas import Canvas
 from core.daily import day_number
 from rules import GAMES
 from rules.cards import display
-from rules.words import bar, plural, scaled_bar  # noqa: F401 (the boards import them from here)
+from rules.words import (  # noqa: F401 (the boards import them from here)
+    N_,
+    Message,
+    Nn_,
+    bar,
+    plural,
+    scaled_bar,
+)
 
 # ----- Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-
 # embed-limits and the component docs); the adapter owns row 4 of the message's buttons.
@@ -85,7 +98,7 @@ class Finish:
     notes: tuple[str, ...] = ()
 
 
-def no_finish(view: dict[str, Any]) -> Finish:
+def no_finish(view: dict[str, Any], language: Language = ENGLISH) -> Finish:
     """A game that says nothing more about its finished runs."""
     return Finish()
 
@@ -95,26 +108,30 @@ class GameBoard:
     """What a game's module under :mod:`bot.games` provides: how its board and its table
     picture look.
 
-    ``render(view, actions, embed)`` adds the game's fields and buttons to the shared frame;
-    ``status(view)`` is the one compact line that stands for those fields on a playing board
-    shown with its picture (``❤️ 11/21 · 🛡️ 6♦ · 46 left``);
-    ``headings`` names how outcome words read atop a finished board (a word left out reads as
-    its kind: Victory, Defeat, Out alive); ``scene(view, last_action)`` picks exactly what the
+    Every word goes out in the board's ``language`` (the reader's for an ephemeral board, the
+    server's for a public one: :mod:`bot.presenter` chooses).
+    ``render(view, actions, embed, language)`` adds the game's fields and buttons to the
+    shared frame; ``status(view, language)`` is the one compact line that stands for those
+    fields on a playing board shown with its picture (``❤️ 11/21 · 🛡️ 6♦ · 46 left``);
+    ``headings`` names how outcome words read atop a finished board, marked English
+    (translated where shown; a word left out reads as its kind: Victory, Defeat, Out alive);
+    ``scene(view, last_action)`` picks exactly what the
     picture shows (JSON-safe) and ``draw(scene)`` draws it on a canvas; ``banners`` names the
     picture's banner words per outcome (else its kind's: VICTORY, DEFEAT, OUT ALIVE);
-    ``choose(view, actions, choice)``, for a game whose board picks in two steps, is the
-    second step for ``choice`` (None when that is not a choice the board offers now);
-    ``finish(view)`` says what the result card adds for a finished run (:class:`Finish`).
+    ``choose(view, actions, choice, language)``, for a game whose board picks in two steps, is
+    the second step for ``choice`` (None when that is not a choice the board offers now);
+    ``finish(view, language)`` says what the result card adds for a finished run
+    (:class:`Finish`).
     """
 
-    render: Callable[[dict[str, Any], list[str], discord.Embed], Board]
-    status: Callable[[dict[str, Any]], str]
+    render: Callable[[dict[str, Any], list[str], discord.Embed, Language], Board]
+    status: Callable[[dict[str, Any], Language], str]
     headings: Mapping[str, str]
     scene: Callable[[dict[str, Any], str | None], dict[str, Any]]
     draw: Callable[[dict[str, Any]], Canvas]
     banners: Mapping[str, str] = dataclasses.field(default_factory=dict)
-    choose: Callable[[dict[str, Any], list[str], str], Choice | None] | None = None
-    finish: Callable[[dict[str, Any]], Finish] = no_finish
+    choose: Callable[[dict[str, Any], list[str], str, Language], Choice | None] | None = None
+    finish: Callable[[dict[str, Any], Language], Finish] = no_finish
 
 
 @dataclass(frozen=True)
@@ -155,8 +172,12 @@ COLOUR_LOST = discord.Colour.red()
 COLOUR_OUT_ALIVE = discord.Colour.gold()
 
 #: How a finished run's kind of end reads at the top of its board, unless the game's board
-#: module names its own outcome words (``HEADINGS``).
-HEADINGS_BY_KIND: dict[str, str] = {"win": "🏆 Victory", "loss": "💀 Defeat", "out": "🚪 Out alive"}
+#: module names its own outcome words (``HEADINGS``); marked English, translated where shown.
+HEADINGS_BY_KIND: dict[str, str] = {
+    "win": N_("🏆 Victory"), "loss": N_("💀 Defeat"), "out": N_("🚪 Out alive"),
+}
+#: A finished run whose outcome word no game names.
+GAME_OVER = N_("Game over")
 
 
 def colour(view: dict[str, Any]) -> discord.Colour:
@@ -170,17 +191,18 @@ def colour(view: dict[str, Any]) -> discord.Colour:
     return COLOUR_OUT_ALIVE
 
 
-def outcome_heading(view: dict[str, Any], headings: Mapping[str, str] | None = None) -> str:
-    """The finished board's headline: the game's heading for its outcome word, else the
-    heading of that kind of end (a win beats the outcome word)."""
+def outcome_heading(view: dict[str, Any], headings: Mapping[str, str] | None = None,
+                    language: Language = ENGLISH) -> str:
+    """The finished board's headline in ``language``: the game's heading for its outcome
+    word, else the heading of that kind of end (a win beats the outcome word)."""
     engine = GAMES[view["game"]]
     outcome = view["outcome"] or ""
     if headings and outcome in headings:
-        return headings[outcome]
+        return language.gettext(headings[outcome])
     kind = engine.outcomes.get(outcome)
     if kind is not None:
-        return HEADINGS_BY_KIND[kind]
-    return outcome.replace("_", " ").capitalize() or "Game over"
+        return language.gettext(HEADINGS_BY_KIND[kind])
+    return outcome.replace("_", " ").capitalize() or language.gettext(GAME_OVER)
 
 
 # ----- text helpers ----------------------------------------------------------------------
@@ -196,9 +218,14 @@ def cards(codes: Sequence[str], empty: str = "—") -> str:
     return " ".join(display(c) for c in codes) if codes else empty
 
 
-def events_text(events: Sequence[str], budget: int = EVENTS_BUDGET) -> str:
-    """The last action's events, one per line, the most recent kept within ``budget``."""
-    lines = [f"▸ {clip(e, 400)}" for e in events]
+EARLIER_EVENTS = Nn_("… {count} earlier event", "… {count} earlier events")
+
+
+def events_text(events: Sequence[str], budget: int = EVENTS_BUDGET,
+                language: Language = ENGLISH) -> str:
+    """The last action's events in ``language`` (each an engine's phrase), one per line, the
+    most recent kept within ``budget``."""
+    lines = [f"▸ {clip(language.render(e), 400)}" for e in events]
     kept: list[str] = []
     used = 0
     for line in reversed(lines):
@@ -209,24 +236,47 @@ def events_text(events: Sequence[str], budget: int = EVENTS_BUDGET) -> str:
     kept.reverse()
     dropped = len(lines) - len(kept)
     if dropped:
-        kept.insert(0, f"▸ … {plural(dropped, 'earlier event')}")
+        one, many = EARLIER_EVENTS
+        kept.insert(0, f"▸ {language.ngettext(one, many, dropped).format(count=dropped)}")
     return "\n".join(kept)
 
 
 # ----- the embed's frame -----------------------------------------------------------------
 
 
+#: The words of a board's title and frame (marked here, translated where shown).
+DAY_TITLE = N_("{game} #{number}")
+RUN_NUMBER = N_("run #{id}")
+OWNERS_RUN = N_("{owner}'s run")
+FOOTER = N_("Score: {score} · move {moves}")
+FINAL_SCORE = N_("Final score: {score}")
+#: Each kind of run as a title names it (a practice run is not named).
+KIND_WORDS: dict[str, str] = {
+    "daily": N_("daily"), "practice": N_("practice"), "challenge": N_("challenge"),
+    "series": N_("series"),
+}
+
+
+def kind_word(kind: str, language: Language = ENGLISH) -> str:
+    """A kind of run's word (``daily``) in ``language``."""
+    return language.gettext(KIND_WORDS[kind]) if kind in KIND_WORDS else kind
+
+
 def board_title(
-    game_title: str, variant: str, run_id: int, kind: str, day: str | None
+    game_title: str, variant: str, run_id: int, kind: str, day: str | None,
+    language: Language = ENGLISH,
 ) -> str:
     """``Donsol · normal · run #42``; a daily run reads ``Donsol #12 · normal · daily``
     (its day number: 2026-12-01 is #1)."""
-    parts = [game_title, variant]
+    shown = language.render(variant)
+    parts = [game_title, shown]
     if kind == "daily":
-        parts = [f"{game_title} #{day_number(day)}" if day else game_title, variant, "daily"]
+        name = (language.format(DAY_TITLE, game=game_title, number=day_number(day)) if day
+                else game_title)
+        parts = [name, shown, kind_word(kind, language)]
     elif kind != "practice":
-        parts.append(kind)
-    parts.append(f"run #{run_id}")
+        parts.append(kind_word(kind, language))
+    parts.append(language.format(RUN_NUMBER, id=run_id))
     return clip(" · ".join(parts), TITLE_MAX)
 
 
@@ -238,43 +288,46 @@ def frame(
     kind: str,
     day: str | None,
     owner: str | None,
-    notice: str | None,
+    notice: str | Message | None,
     headings: Mapping[str, str] | None = None,
+    language: Language = ENGLISH,
 ) -> discord.Embed:
-    """The embed every game starts from: title, colour, description and footer.
+    """The embed every game starts from: title, colour, description and footer, in
+    ``language``.
 
     The description holds, in order: the notice, the outcome and score once the run is over,
     what the last action did (``events``), and the prompt. The game adds its own fields.
     """
     embed = discord.Embed(
-        title=board_title(game_title, view["variant"], run_id, kind, day),
-        description=description(view, notice=notice, headings=headings),
+        title=board_title(game_title, view["variant"], run_id, kind, day, language),
+        description=description(view, notice=notice, headings=headings, language=language),
         colour=colour(view),
     )
     if owner:
-        embed.set_author(name=clip(f"{owner}'s run", AUTHOR_MAX))
-    embed.set_footer(
-        text=clip(f"Score: {view['score_text']} · move {view['moves']}", FOOTER_MAX)
-    )
+        embed.set_author(name=clip(language.format(OWNERS_RUN, owner=owner), AUTHOR_MAX))
+    embed.set_footer(text=clip(language.format(
+        FOOTER, score=language.render(view["score_text"]), moves=view["moves"]), FOOTER_MAX))
     return embed
 
 
 def description(
-    view: dict[str, Any], *, notice: str | None, headings: Mapping[str, str] | None = None
+    view: dict[str, Any], *, notice: str | Message | None,
+    headings: Mapping[str, str] | None = None, language: Language = ENGLISH,
 ) -> str:
     """The board's description: the notice, the outcome once over, the events, and the
     prompt."""
     parts: list[str] = []
     if notice:
-        parts.append(f"*{clip(notice, NOTICE_MAX)}*")
+        parts.append(f"*{clip(language.render(notice), NOTICE_MAX)}*")
     if view["over"]:
-        heading = outcome_heading(view, headings)
-        parts.append(f"**{heading}**\nFinal score: **{view['score_text']}**")
+        heading = outcome_heading(view, headings, language)
+        score = f"**{language.render(view['score_text'])}**"
+        parts.append(f"**{heading}**\n{language.format(FINAL_SCORE, score=score)}")
     events = view.get("events") or []
     if events:
-        parts.append(events_text(events))
+        parts.append(events_text(events, language=language))
     if view.get("prompt"):
-        parts.append(f"**{clip(view['prompt'], 300)}**")
+        parts.append(f"**{clip(language.render(view['prompt']), 300)}**")
     return clip("\n\n".join(parts), DESCRIPTION_MAX)
 
 

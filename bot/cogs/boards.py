@@ -13,10 +13,12 @@ from bot import replies, standings
 from bot.buttons import ButtonRows, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.cogs.ratings import send_rating_board
+from bot.i18n import Language, reader_language, server_language
 from bot.lookback import day_embed as look_back_embed
 from bot.stats_answer import send_stats
 from core import Refusal
 from core.checks import check_game, check_variant
+from core.errors import N_
 from core.rankings import Leaderboard
 
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ SCOPES = [
     app_commands.Choice(name="this server", value="server"),
     app_commands.Choice(name="everyone", value="global"),
 ]
-DM_SERVER_BOARD = "There is no server board in a DM: here is everyone's."
+DM_SERVER_BOARD = N_("There is no server board in a DM: here is everyone's.")
 #: A page id's day part: ``w<Monday>`` (a week's board) or ``m<the 1st>`` (a month's).
 PAGE_SPANS = {"w": "week", "m": "month"}
 
@@ -39,14 +41,14 @@ def period_span(day: str | None, month: str | None) -> str | None:
     word = day.strip().lower() if day is not None else None
     if month is not None:
         if word not in (None, "month"):
-            raise Refusal("Give a day or a month, not both.")
+            raise Refusal(N_("Give a day or a month, not both."))
         return "month"
     return word if word in ("week", "month") else None
 
 
 async def yours(interaction: discord.Interaction[Any], text: str) -> None:
-    """After a public board, the caller's own place on it, told to them only: the board
-    itself marks nobody, as everyone who reads it sees it."""
+    """After a public board, the caller's own place on it, told to them only (in their own
+    language): the board itself marks nobody, as everyone who reads it sees it."""
     await interaction.followup.send(text, ephemeral=True, allowed_mentions=replies.NO_MENTIONS)
 
 
@@ -88,7 +90,7 @@ class Boards(commands.Cog):
             engine = check_game(game)
             variant = check_variant(engine, variant)
             if scope not in (None, "server", "global"):
-                raise Refusal("Choose the scope `server` or `global`.")
+                raise Refusal(N_("Choose the scope `server` or `global`."))
             in_server = interaction.guild_id is not None
             guild_id = interaction.guild_id if in_server and scope != "global" else None
             span = period_span(day, month)
@@ -107,13 +109,16 @@ class Boards(commands.Cog):
             log.info("refused: /leaderboard from user %s: %s", interaction.user.id, exc)
             await replies.notice(interaction, exc)
             return
-        embed, rows = await self._drawn(interaction, board)
-        content = DM_SERVER_BOARD if scope == "server" and not in_server else None
+        public = await server_language(self.bot, interaction.guild, interaction)
+        embed, rows = await self._drawn(interaction, board, public)
+        content = (public.gettext(DM_SERVER_BOARD) if scope == "server" and not in_server
+                   else None)
         kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
         await interaction.response.send_message(
             content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
         )
-        await yours(interaction, standings.your_line(board, interaction.user.id))
+        reader = await reader_language(self.bot, interaction)
+        await yours(interaction, standings.your_line(board, interaction.user.id, reader))
 
     async def _rating(self, interaction: discord.Interaction[Any], game: str, variant: str,
                       guild_id: int | None, scope: str | None) -> None:
@@ -123,12 +128,13 @@ class Boards(commands.Cog):
                                 content=DM_SERVER_BOARD if dm else None)
 
     async def _drawn(self, interaction: discord.Interaction[Any], board: Leaderboard,
-                     ) -> tuple[discord.Embed, ButtonRows | None]:
-        """A day's board as the player who asked sees it, with the day's par if solved."""
+                     language: Language) -> tuple[discord.Embed, ButtonRows | None]:
+        """A day's board as the channel sees it (in ``language``, the server's), with the
+        day's par if solved."""
         return standings.leaderboard(
             board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
             guild_name=interaction.guild.name if interaction.guild else None,
-            par=await self.bot.core.par.on_board(board),
+            par=await self.bot.core.par.on_board(board), language=language,
         )
 
     async def on_page(self, interaction: discord.Interaction[Any], click: Click) -> None:
@@ -151,7 +157,9 @@ class Boards(commands.Cog):
                      interaction.user.id, exc)
             await replies.notice(interaction, exc)
             return
-        embed, rows = await self._drawn(interaction, board)
+        # The page edits the public board: it stays in the server's language.
+        public = await server_language(self.bot, interaction.guild, interaction)
+        embed, rows = await self._drawn(interaction, board, public)
         await interaction.response.edit_message(embed=embed, view=rows)
 
     async def _period(
@@ -182,18 +190,21 @@ class Boards(commands.Cog):
             log.info("refused: %s board from user %s: %s", span, interaction.user.id, exc)
             await replies.notice(interaction, exc)
             return
+        public = await server_language(self.bot, interaction.guild, interaction)
         embed, rows = standings.period_board(
             board, viewer_id=interaction.user.id, now=self.bot.core.ctx.clock(),
-            guild_name=interaction.guild.name if interaction.guild else None,
+            guild_name=interaction.guild.name if interaction.guild else None, language=public,
         )
         if edit:
             await interaction.response.edit_message(embed=embed, view=rows)
             return
         kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
         await interaction.response.send_message(
-            content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
+            public.gettext(content) if content else None, embed=embed,
+            allowed_mentions=replies.NO_MENTIONS, **kwargs
         )
-        await yours(interaction, standings.your_period_line(board, interaction.user.id))
+        reader = await reader_language(self.bot, interaction)
+        await yours(interaction, standings.your_period_line(board, interaction.user.id, reader))
 
     @app_commands.command(name="stats")
     @app_commands.describe(
@@ -227,7 +238,7 @@ class Boards(commands.Cog):
         mine = who.id == interaction.user.id
         try:
             if game is None:
-                raise Refusal("Give the game too: `/stats game:<game> day:<day>`.")
+                raise Refusal(N_("Give the game too: `/stats game:<game> day:<day>`."))
             engine = check_game(game)
             lookback = self.bot.core.lookback
             the_day = lookback.resolve_day(day)
@@ -240,7 +251,8 @@ class Boards(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         backs = [back for run in runs
                  if (back := await lookback.of_run(run, work_out_turn=True)) is not None]
-        embed = look_back_embed(who.display_name, backs)
+        embed = look_back_embed(who.display_name, backs,
+                                await reader_language(self.bot, interaction))
         await interaction.followup.send(embed=embed, ephemeral=True,
                                         allowed_mentions=replies.NO_MENTIONS)
 

@@ -31,10 +31,13 @@ from bot import metrics, replies, screens
 from bot.buttons import Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
 from bot.cogs.daily import player_name
+from bot.i18n import ENGLISH, Language, catalogs, reader_language, server_language
 from bot.presenter import written
 from core import Refusal, Run, RunKind
 from core.challenges import Card, ChallengeClosed
 from core.checks import check_game, check_variant
+from core.errors import N_
+from rules.words import Phrase
 from store import singleton
 
 if TYPE_CHECKING:
@@ -44,11 +47,14 @@ log = logging.getLogger(__name__)
 
 #: Seconds between passes of the closing task.
 INTERVAL = 30
-YOUR_RUN = ("Your run of the challenge: the same deal everyone who accepts gets. Only you see "
-            "this board.")
-ACCEPTED = "Challenge accepted: the same deal as everyone else. Only you see this board."
-ALREADY = "You are in this challenge already: here is your run."
-NO_BOTS = "Bots do not take up challenges: name a player, or leave the opponent out."
+# The boards' notices are phrases (English strings that remember their message), which the
+# board says in its reader's language.
+YOUR_RUN = N_("Your run of the challenge: the same deal everyone who accepts gets. Only you "
+              "see this board.")
+ACCEPTED = N_("Challenge accepted: the same deal as everyone else. Only you see this board.")
+ALREADY = N_("You are in this challenge already: here is your run.")
+NO_BOTS = N_("Bots do not take up challenges: name a player, or leave the opponent out.")
+IS_CLOSED = N_("Challenge #{id} is closed.")
 
 
 class Challenges(commands.Cog):
@@ -149,7 +155,7 @@ class Challenges(commands.Cog):
                  opponent.id if opponent else None, run.id)
         metrics.run_started(run.game, run.kind.value)
         card = await core.challenges.card(challenge.id)
-        embed, rows = views.card(card)
+        embed, rows = views.card(card, await self.card_language(card, interaction))
         callback = await interaction.response.send_message(
             embed=embed, view=rows, allowed_mentions=replies.NO_MENTIONS
         )
@@ -160,7 +166,7 @@ class Challenges(commands.Cog):
             await core.challenges.set_card(challenge.id, interaction.channel_id, message_id)
         # Through the presenter like every board: card faces, the challenge field, and the
         # table picture (sent as a follow-up, the card being the command's response).
-        screen = screens.board(run, owner=user.display_name, notice=YOUR_RUN)
+        screen = screens.board(run, owner=user.display_name, notice=Phrase(YOUR_RUN))
         await self.bot.presenter.present_followup(interaction, screen)
 
     @app_commands.command(name="challenges")
@@ -169,7 +175,7 @@ class Challenges(commands.Cog):
     async def challenges(self, interaction: discord.Interaction[Any]) -> None:
         """Your open challenges, each with a button to bring back your board or accept it."""
         found = await self.bot.core.challenges.open_for(interaction.user.id)
-        text, rows = views.open_list(found)
+        text, rows = views.open_list(found, await reader_language(self.bot, interaction))
         kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
         await interaction.response.send_message(
             text, ephemeral=True, allowed_mentions=replies.NO_MENTIONS, **kwargs
@@ -208,12 +214,12 @@ class Challenges(commands.Cog):
         if accepted.created:
             log.info("challenge %s: accepted by user %s, run %s", challenge_id, user.id, run.id)
             metrics.run_started(run.game, run.kind.value)
-        notice = ACCEPTED if accepted.created else ALREADY
+        notice = Phrase(ACCEPTED if accepted.created else ALREADY)
         async with written(run):
             screen = screens.board(run, owner=user.display_name, notice=notice)
             await self.bot.presenter.present(interaction, screen, edit=False, ephemeral=True)
             if accepted.created:
-                await self.refresh(await core.challenges.card(challenge_id))
+                await self.refresh(await core.challenges.card(challenge_id), interaction)
 
     async def _close(self, interaction: discord.Interaction[Any], challenge_id: int) -> None:
         try:
@@ -227,11 +233,11 @@ class Challenges(commands.Cog):
             log.info("challenge %s closed by its challenger", challenge_id)
         message = interaction.message
         if message is not None and message.id == card.challenge.message_id:
-            embed, rows = views.card(card)
+            embed, rows = views.card(card, await self.card_language(card, interaction))
             await interaction.response.edit_message(**views.kwargs(embed, rows))
         else:
-            await replies.notice(interaction, f"Challenge #{challenge_id} is closed.")
-            await self.refresh(card)
+            await replies.notice(interaction, Refusal(IS_CLOSED, id=challenge_id))
+            await self.refresh(card, interaction)
 
     # ----- what runs of a challenge add -------------------------------------------------------
 
@@ -243,20 +249,41 @@ class Challenges(commands.Cog):
         if challenge_id is not None:
             card = await core.challenges.card(challenge_id) if run.over else None
             views.challenge_field(screen.embed, await core.challenges.get(challenge_id),
-                                  card, run)
+                                  card, run, views.screen_language(screen))
 
     async def on_finished(self, interaction: discord.Interaction[Any], run: Run) -> None:
         """A click finished a challenge run: its card shows the new order."""
         challenge_id = await self.bot.core.challenges.of_run(run.id)
         if challenge_id is not None:
-            await self.refresh(await self.bot.core.challenges.card(challenge_id))
+            await self.refresh(await self.bot.core.challenges.card(challenge_id), interaction)
 
-    async def refresh(self, card: Card) -> None:
-        """Edit the challenge's card to show ``card``; a deleted card is left alone."""
+    async def card_language(self, card: Card,
+                            interaction: discord.Interaction[Any] | None = None) -> Language:
+        """The card's language: a public message speaks its server's (``/settings
+        language``, else the server's Discord language). Outside an interaction the server is
+        looked up by id (a server the bot is not in has only its ``/settings language``). A
+        card in a DM speaks the clicker's language; edited by the closing task, English."""
+        guild_id = card.challenge.guild_id
+        if interaction is not None and interaction.guild_id == guild_id:
+            return await server_language(self.bot, interaction.guild, interaction)
+        guild = self.bot.get_guild(guild_id) if guild_id is not None else None
+        if guild is not None:
+            return await server_language(self.bot, guild)
+        if guild_id is not None:
+            chosen = (await self.bot.core.settings.guild(guild_id)).language
+            books = catalogs()
+            if chosen is not None and books.known(chosen):
+                return books.languages[chosen]
+        return ENGLISH
+
+    async def refresh(self, card: Card,
+                      interaction: discord.Interaction[Any] | None = None) -> None:
+        """Edit the challenge's card to show ``card`` in its language; a deleted card is left
+        alone."""
         c = card.challenge
         if c.channel_id is None or c.message_id is None:
             return
-        embed, rows = views.card(card)
+        embed, rows = views.card(card, await self.card_language(card, interaction))
         message = self.bot.get_partial_messageable(
             c.channel_id, guild_id=c.guild_id
         ).get_partial_message(c.message_id)

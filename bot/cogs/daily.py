@@ -19,11 +19,13 @@ from discord.ext import commands
 from bot import metrics, replies, screens, standings
 from bot.buttons import Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from bot.i18n import Language, reader_language, server_language
 from bot.lookback import yesterday_line
 from bot.results import player_name
 from core import Refusal, RunKind
 from core.checks import check_game, check_variant
 from core.daily import day_number
+from core.errors import N_, Phrase
 from rules import GAMES
 
 if TYPE_CHECKING:
@@ -31,8 +33,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NEW_DEAL = "Today's deal is yours to play: one attempt, no undo. Good luck!"
-WELCOME_BACK = "Welcome back: this is where you left today's run."
+NEW_DEAL = N_("Today's deal is yours to play: one attempt, no undo. Good luck!")
+WELCOME_BACK = N_("Welcome back: this is where you left today's run.")
 
 
 class Daily(commands.Cog):
@@ -90,8 +92,11 @@ class Daily(commands.Cog):
             log.info("run %s: daily %s (%s) %s started by user %s", run.id, run.game,
                      run.variant, run.day, user.id)
             metrics.run_started(run.game, run.kind.value)
-        notice = None if run.over else NEW_DEAL if started.created else WELCOME_BACK
-        notice = await self._with_yesterday(notice, user.id, engine.key, variant)
+        language = await reader_language(self.bot, interaction)
+        chosen = None if run.over else NEW_DEAL if started.created else WELCOME_BACK
+        notice = await self._with_yesterday(
+            language.gettext(chosen) if chosen else None, user.id, engine.key, variant,
+            language)
         boards = self.bot.presenter
         screen = screens.board(
             run, owner=user.display_name, notice=notice, facts=await boards.facts(run, user)
@@ -99,14 +104,15 @@ class Daily(commands.Cog):
         await boards.present(interaction, screen, edit=False, ephemeral=True)
 
     async def _with_yesterday(
-        self, notice: str | None, user_id: int, game: str, variant: str
+        self, notice: str | None, user_id: int, game: str, variant: str, language: Language
     ) -> str | None:
-        """The notice, after yesterday's look back when the player finished yesterday's daily
-        of this game and variant and that day has closed (``core.lookback``)."""
+        """The notice (already in the reader's ``language``), after yesterday's look back when
+        the player finished yesterday's daily of this game and variant and that day has
+        closed (``core.lookback``)."""
         back = await self.bot.core.lookback.yesterday(user_id, game, variant)
         if back is None:
             return notice
-        return yesterday_line(back) + (f"\n{notice}" if notice else "")
+        return yesterday_line(back, language) + (f"\n{notice}" if notice else "")
 
     @app_commands.command(name="verify")
     @app_commands.describe(
@@ -143,8 +149,10 @@ class Daily(commands.Cog):
             log.info("refused: /verify from user %s: %s", interaction.user.id, exc)
             await replies.notice(interaction, exc)
             return
+        # /verify answers in the channel: the server's language.
+        public = await server_language(self.bot, interaction.guild, interaction)
         embed = standings.verify(engine.key, variant, the_day, commitment, seed,
-                                 core.ctx.clock(), par)
+                                 core.ctx.clock(), par, public)
         await interaction.response.send_message(embed=embed, files=files)
 
     async def _moves_file(
@@ -166,13 +174,13 @@ class _NotOnBoard(Refusal):
     """A run asked for with /verify that is not (yet) a ranked run of that day's board."""
 
     def __init__(self, run_id: int, game: str, day: str, *, still_open: bool = False) -> None:
-        name = f"{GAMES[game].title} #{day_number(day)}"
+        name = Phrase(N_("{game} #{number}"), game=GAMES[game].title, number=day_number(day))
         if still_open:
-            text = (f"The moves of {name}'s runs are shown once its boards close, so nobody "
-                    "can copy them while the day is open.")
+            super().__init__(N_("The moves of {name}'s runs are shown once its boards close, "
+                                "so nobody can copy them while the day is open."), name=name)
         else:
-            text = f"Run #{run_id} is not a ranked run of {name} in that variant."
-        super().__init__(text)
+            super().__init__(N_("Run #{run} is not a ranked run of {name} in that variant."),
+                             run=run_id, name=name)
 
 
 async def setup(bot: DungeonBot) -> None:

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.boards.rulebook import RULEBOOK
+from bot.boards.rulebook import rulebook
 from bot.buttons import ButtonRows, Click, button, make_id
 from bot.choices import GAME_CHOICES
 from bot.i18n import ENGLISH, OPTION_NAME, Language, reader_language
@@ -82,6 +82,7 @@ SHARING = N_(
     "you share."
 )
 EMBED_COLOUR = discord.Colour.dark_gold()
+RULES_TITLE = N_("{game}: the rules")
 NOT_YOURS = N_("Server settings are for members who may manage this server.")
 INTRODUCTION = N_("Introduction")
 OPTIONAL = N_("(optional)")
@@ -162,11 +163,14 @@ def help_embed(tree: app_commands.CommandTree[Any], interaction: discord.Interac
     return embed, help_buttons(topics, topic, language)
 
 
-def rules_embed(game: str) -> discord.Embed:
-    """The rulebook page of ``game``."""
-    return discord.Embed(
-        title=f"{GAMES[game].title}: the rules", description=RULEBOOK[game], colour=EMBED_COLOUR
-    )
+def rules_embed(game: str, language: Language = ENGLISH) -> discord.Embed:
+    """The rulebook page of ``game`` in ``language``; all English when the game has no rules
+    text in that language (never an English text under a translated title)."""
+    code, text = rulebook(game, language.code)
+    if code == ENGLISH.code:
+        language = ENGLISH
+    return discord.Embed(title=language.format(RULES_TITLE, game=GAMES[game].title),
+                         description=text, colour=EMBED_COLOUR)
 
 
 class Info(commands.Cog):
@@ -193,7 +197,9 @@ class Info(commands.Cog):
         except Refusal as exc:
             await replies.notice(interaction, exc)
             return
-        await interaction.response.send_message(embed=rules_embed(key), ephemeral=True)
+        language = await reader_language(self.bot, interaction)
+        await interaction.response.send_message(embed=rules_embed(key, language),
+                                                ephemeral=True)
 
     @app_commands.command(name="help")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)

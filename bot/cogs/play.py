@@ -30,6 +30,7 @@ from discord.ext import commands
 from bot import metrics, replies, results, screens
 from bot.buttons import CONTROL, LEGACY, MOVE, Click
 from bot.choices import GAME_CHOICES, VARIANT_CHOICES
+from bot.i18n import reader_language
 from bot.presenter import written
 from bot.stats_answer import send_stats
 from core import (
@@ -44,15 +45,17 @@ from core import (
     StaleBoard,
 )
 from core.checks import check_game, check_variant
+from core.errors import N_, Message
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
 
 log = logging.getLogger(__name__)
 
-NO_RUN = "That run does not exist (any more), so nothing was changed."
-NOT_A_CHOICE = "That card cannot be played now, so nothing was changed."
-NO_SHARE = "Only a finished daily has a result to share."
+NO_RUN = N_("That run does not exist (any more), so nothing was changed.")
+NOT_A_CHOICE = N_("That card cannot be played now, so nothing was changed.")
+NO_SHARE = N_("Only a finished daily has a result to share.")
+NOT_POSSIBLE = N_("That move is not possible: {reason}")
 
 
 class Play(commands.Cog):
@@ -121,7 +124,8 @@ class Play(commands.Cog):
     async def games(self, interaction: discord.Interaction[Any], private: bool = False) -> None:
         """Your unfinished runs, each with a button that brings its board back."""
         runs = await self.core.runs.unfinished(interaction.user.id)
-        text, rows = screens.games_list(runs, private=private)
+        text, rows = screens.games_list(runs, private=private,
+                                        language=await reader_language(self.bot, interaction))
         kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
         await interaction.response.send_message(text, ephemeral=True, **kwargs)
 
@@ -151,7 +155,8 @@ class Play(commands.Cog):
             await replies.notice(interaction, NO_RUN)
         except NotYourRun as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await replies.notice(interaction, replies.not_yours(exc.run.owner_id))
+            await replies.notice(interaction,
+                                 Message(replies.NOT_YOURS, {"owner": exc.run.owner_id}))
         except StaleBoard as exc:
             _log_refusal(interaction, click.run_id, exc)
             await self.boards.redraw(interaction, exc.run, screens.STALE)
@@ -160,7 +165,7 @@ class Play(commands.Cog):
             await self.boards.redraw(interaction, exc.run, screens.RUN_OVER)
         except IllegalMove as exc:
             _log_refusal(interaction, click.run_id, exc)
-            await replies.notice(interaction, f"That move is not possible: {exc.reason}")
+            await replies.notice(interaction, screens.illegal(exc))
         except Refusal as exc:
             _log_refusal(interaction, click.run_id, exc)
             await replies.notice(interaction, exc)

@@ -39,8 +39,9 @@ from discord.ext import commands, tasks
 
 from bot import timestamps
 from bot.i18n import ENGLISH, Language, server_language
+from bot.standings import number
 from core.daily import closes_at, next_deal_at
-from core.errors import N_
+from core.errors import N_, Nn_
 from core.posts import POSTED, SKIPPED, DailyPost, Deal, Due, Podium, Posts, due_day
 
 if TYPE_CHECKING:
@@ -259,11 +260,12 @@ def post_embed(post: DailyPost, language: Language = ENGLISH) -> discord.Embed:
     if not post.podiums:
         return embed
     embed.set_footer(text=language.format(CHECK_A_DEAL, day=post.podiums[0].day))
-    names = [language.format(TOP_THREE, game=p.title, number=p.number, variant=p.variant)
+    names = [language.format(TOP_THREE, game=p.title, number=p.number,
+                             variant=language.render(p.variant))
              for p in post.podiums]
     share = (EMBED_LIMIT - len(embed) - sum(map(len, names))) // len(post.podiums)
     for name, podium in zip(names, post.podiums, strict=True):
-        embed.add_field(name=name, value=podium_text(podium, min(FIELD_LIMIT, share)),
+        embed.add_field(name=name, value=podium_text(podium, min(FIELD_LIMIT, share), language),
                         inline=False)
     return embed
 
@@ -273,25 +275,36 @@ DEAL_LINE = N_("**{game} #{number}** ({variant}): commitment `{commitment}`")
 
 def deal_line(deal: Deal, language: Language = ENGLISH) -> str:
     return language.format(DEAL_LINE, game=deal.title, number=deal.number,
-                           variant=deal.variant, commitment=deal.commitment)
+                           variant=language.render(deal.variant), commitment=deal.commitment)
 
 
-def podium_text(podium: Podium, limit: int = FIELD_LIMIT) -> str:
+SEED_RANKED = Nn_("Seed `{seed}` · {count} ranked on this server",
+                  "Seed `{seed}` · {count} ranked on this server")
+PODIUM_SEED = N_("Seed `{seed}`")
+NOBODY_RANKED = N_("Nobody ranked on this server.")
+PODIUM_LINE = N_("{rank}. {name}: {score}")
+RESIGNED = N_("{score} (resigned)")
+
+
+def podium_text(podium: Podium, limit: int = FIELD_LIMIT, language: Language = ENGLISH) -> str:
     """The podium's lines (as many as fit in ``limit`` characters), then always the seed."""
     if podium.lines:
-        lines = [_board_line(line) for line in podium.lines]
-        seed = f"Seed `{podium.seed}` · {podium.size} ranked on this server"
+        lines = [_board_line(line, language) for line in podium.lines]
+        seed = language.ngettext(*SEED_RANKED, podium.size).format(
+            seed=podium.seed, count=number(language, podium.size))
     else:
-        lines = ["Nobody ranked on this server."]
-        seed = f"Seed `{podium.seed}`"
+        lines = [language.gettext(NOBODY_RANKED)]
+        seed = language.format(PODIUM_SEED, seed=podium.seed)
     return _fit(lines, seed, limit)
 
 
-def _board_line(line: Any) -> str:
+def _board_line(line: Any, language: Language = ENGLISH) -> str:
     name = line.name.strip()
     shown = discord.utils.escape_markdown(name[:NAME_LIMIT]) if name else f"<@{line.owner_id}>"
-    resigned = " (resigned)" if line.status == "resigned" else ""
-    return f"{line.rank}. {shown}: {line.score_text}{resigned}"
+    score = language.render(line.score_text)
+    if line.status == "resigned":
+        score = language.format(RESIGNED, score=score)
+    return language.format(PODIUM_LINE, rank=line.rank, name=shown, score=score)
 
 
 def _fit(lines: list[str], last: str, limit: int) -> str:

@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot import replies, standings
 from bot.background import Repeating
 from bot.buttons import Click
+from bot.i18n import reader_language, server_language
 from core import Refusal
 from core.ratings import RatedDay
 
@@ -47,7 +48,8 @@ async def send_rating_board(
     edit: bool = False,
     content: str | None = None,
 ) -> None:
-    """The rating board (a server's, or everyone's): sent, or a page edited in."""
+    """The rating board (a server's, or everyone's), in the server's language: sent, or a
+    page edited in; ``content`` is a marked sentence said above it."""
     try:
         board = await bot.core.ratings.board(
             game, variant, guild_id=guild_id, page=page, viewer_id=interaction.user.id
@@ -56,20 +58,24 @@ async def send_rating_board(
         log.info("refused: rating board from user %s: %s", interaction.user.id, exc)
         await replies.notice(interaction, exc)
         return
+    public = await server_language(bot, interaction.guild, interaction)
     embed, rows = standings.rating_board(
         board, viewer_id=interaction.user.id,
-        guild_name=interaction.guild.name if interaction.guild else None,
+        guild_name=interaction.guild.name if interaction.guild else None, language=public,
     )
     if edit:
         await interaction.response.edit_message(embed=embed, view=rows)
         return
     kwargs: dict[str, Any] = {"view": rows} if rows is not None else {}
     await interaction.response.send_message(
-        content, embed=embed, allowed_mentions=replies.NO_MENTIONS, **kwargs
+        public.gettext(content) if content else None, embed=embed,
+        allowed_mentions=replies.NO_MENTIONS, **kwargs
     )
-    # The board marks nobody; the caller's place is told to them only.
-    await interaction.followup.send(standings.your_rating_line(board, interaction.user.id),
-                                    ephemeral=True, allowed_mentions=replies.NO_MENTIONS)
+    # The board marks nobody; the caller's place is told to them only, in their language.
+    reader = await reader_language(bot, interaction)
+    await interaction.followup.send(
+        standings.your_rating_line(board, interaction.user.id, reader),
+        ephemeral=True, allowed_mentions=replies.NO_MENTIONS)
 
 
 class RatingLoop(commands.Cog):

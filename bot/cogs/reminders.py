@@ -28,9 +28,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot import replies
+from bot import i18n, replies
 from bot.background import Repeating
 from bot.cogs.posts import Pacer
+from bot.i18n import ENGLISH, Language
+from core.errors import N_, Nn_
 from core.reminders import SENT, SKIPPED, Reminder, Reminders
 
 if TYPE_CHECKING:
@@ -55,20 +57,33 @@ class ReminderResult:
     note: str | None = None
 
 
-def reminder_text(reminder: Reminder) -> str:
-    """The direct message: each streak at risk, when today's deal ends, how to stop these."""
+AT_RISK = Nn_("🔥 Your **{game}** streak of {count} day is at risk: you played yesterday's "
+              "daily, not today's yet.",
+              "🔥 Your **{game}** streak of {count} days is at risk: you played yesterday's "
+              "daily, not today's yet.")
+A_FREEZE_HELD = N_("You hold a freeze, which would cover today; playing keeps it.")
+# Every form keeps {count} (a language may use the singular form for 21, say).
+FREEZES_HELD = Nn_("You hold {count} freeze, which would cover today; playing keeps it.",
+                   "You hold {count} freezes, which would cover today; playing keeps it.")
+ENDS = N_("Today's deal ends {time} ({countdown}): `/daily` to play it.")
+ASKED = N_("You asked for these reminders; `/preferences reminders:off` stops them.")
+
+
+def reminder_text(reminder: Reminder, language: Language = ENGLISH) -> str:
+    """The direct message, in ``language``: each streak at risk, when today's deal ends, how
+    to stop these."""
     ends = int(reminder.ends_at.timestamp())
     lines = []
     for streak in reminder.streaks:
-        days = "day" if streak.length == 1 else "days"
-        line = (f"🔥 Your **{streak.title}** streak of {streak.length} {days} is at risk: "
-                "you played yesterday's daily, not today's yet.")
+        line = language.ngettext(*AT_RISK, streak.length).format(
+            game=streak.title, count=streak.length)
         if streak.freezes:
-            held = "a freeze" if streak.freezes == 1 else f"{streak.freezes} freezes"
-            line += f" You hold {held}, which would cover today; playing keeps it."
+            line += " " + (language.gettext(A_FREEZE_HELD) if streak.freezes == 1 else
+                           language.ngettext(*FREEZES_HELD, streak.freezes).format(
+                               count=streak.freezes))
         lines.append(line)
-    lines.append(f"Today's deal ends <t:{ends}:t> (<t:{ends}:R>): `/daily` to play it.")
-    lines.append("You asked for these reminders; `/preferences reminders:off` stops them.")
+    lines.append(language.format(ENDS, time=f"<t:{ends}:t>", countdown=f"<t:{ends}:R>"))
+    lines.append(language.gettext(ASKED))
     return "\n".join(lines)
 
 
@@ -112,7 +127,9 @@ class ReminderLoop(commands.Cog):
         await self.pacer.wait()
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(reminder_text(reminder), allowed_mentions=replies.NO_MENTIONS)
+            language = await self._language(user_id)
+            await user.send(reminder_text(reminder, language),
+                            allowed_mentions=replies.NO_MENTIONS)
         except discord.Forbidden:
             log.info("streak reminder to user %s skipped: they cannot be messaged", user_id)
             return await self._finish(reminder, SKIPPED, "cannot be messaged")
@@ -124,6 +141,13 @@ class ReminderLoop(commands.Cog):
                         user_id, exc.status, exc.code)
             return await self._finish(reminder, SKIPPED, f"Discord {exc.status}")
         return await self._finish(reminder, SENT, None)
+
+    async def _language(self, user_id: int) -> Language:
+        """A DM's language: the player's ``/preferences language`` (a direct message outside
+        any interaction has no Discord locale to follow), else English."""
+        chosen, _ = await self.bot.core.settings.languages(None, user_id)
+        books = i18n.catalogs()
+        return books.languages[chosen] if chosen and books.known(chosen) else ENGLISH
 
     async def _finish(self, reminder: Reminder, status: str, note: str | None
                       ) -> ReminderResult:

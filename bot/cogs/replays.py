@@ -20,9 +20,12 @@ from discord.ext import commands
 from bot import replay_screens as views
 from bot import replies, screens
 from bot.buttons import ButtonRows, Click, button
+from bot.challenge_screens import screen_language
+from bot.i18n import Language, reader_language, server_language
 from bot.standings import REPLAY, replay_open_id
 from core import Refusal, Run, RunKind, RunNotFound
 from core.daily import closes_at
+from core.errors import N_
 from core.replays import Step
 
 if TYPE_CHECKING:
@@ -30,8 +33,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NO_RUN = "There is no run with that number."
-NO_TURN = "The turning point of run #{run} could not be worked out; the replay works without it."
+NO_RUN = N_("There is no run with that number.")
+NO_TURN = N_(
+    "The turning point of run #{run} could not be worked out; the replay works without it.")
+REPLAY_OPENS = N_("Replay opens {time} UTC")
+REPLAY_LABEL = N_("Replay")
 
 
 class Replays(commands.Cog):
@@ -83,13 +89,17 @@ class Replays(commands.Cog):
             log.exception("run %s: its turning point could not be worked out", run_id)
             turned = False
         step = await self.bot.core.replays.step(run_id, user_id, 0)
-        embed, rows = await self._screen(step)
+        # Posted in the channel, the replay speaks the server's language; private, the reader's.
+        language = (await reader_language(self.bot, interaction) if ephemeral
+                    else await server_language(self.bot, interaction.guild, interaction))
+        embed, rows = await self._screen(step, language)
         # The first follow-up takes the place of the "thinking" message.
         await interaction.followup.send(
             ephemeral=ephemeral, allowed_mentions=replies.NO_MENTIONS, **views.kwargs(embed, rows)
         )
         if not turned:
-            await interaction.followup.send(NO_TURN.format(run=run_id), ephemeral=True)
+            reader = await reader_language(self.bot, interaction)
+            await interaction.followup.send(reader.format(NO_TURN, run=run_id), ephemeral=True)
 
     async def on_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """``dd.rp:<run>:<step>:<tag>``: show that step (``o``: open in a new message),
@@ -108,13 +118,19 @@ class Replays(commands.Cog):
                      interaction.user.id, exc)
             await replies.notice(interaction, exc)
             return
-        embed, rows = await self._screen(step)
+        # The page keeps its message's language: the server's in a channel, else the reader's.
+        message = interaction.message
+        language = (await reader_language(self.bot, interaction)
+                    if message is None or message.flags.ephemeral
+                    else await server_language(self.bot, interaction.guild, interaction))
+        embed, rows = await self._screen(step, language)
         await interaction.response.edit_message(**views.kwargs(embed, rows))
 
-    async def _screen(self, step: Step) -> tuple[discord.Embed, ButtonRows]:
-        """A step's screen with the run's look back (``core.lookback``)."""
+    async def _screen(self, step: Step,
+                      language: Language) -> tuple[discord.Embed, ButtonRows]:
+        """A step's screen in ``language`` with the run's look back (``core.lookback``)."""
         lookback = await self.bot.core.lookback.of_run(step.run)
-        return views.step_screen(step, lookback=lookback)
+        return views.step_screen(step, lookback=lookback, language=language)
 
     async def dress(self, run: Run, screen: screens.Screen) -> None:
         """A finished daily's board offers its replay: disabled, saying when it opens, until
@@ -127,10 +143,11 @@ class Replays(commands.Cog):
             return
         assert run.day is not None
         closes = closes_at(run.day)
+        language = screen_language(screen)
         if self.bot.core.ctx.clock() < closes:
-            label, disabled = f"Replay opens {closes:%H:%M} UTC", True
+            label, disabled = language.format(REPLAY_OPENS, time=f"{closes:%H:%M}"), True
         else:
-            label, disabled = "Replay", False
+            label, disabled = language.render(REPLAY_LABEL), False
         screen.buttons.add(button(replay_open_id(run.id), label=label, emoji="🎞️",
                                   row=screens.CONTROL_ROW, disabled=disabled))
 

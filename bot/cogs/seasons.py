@@ -31,7 +31,10 @@ from discord.ext import commands, tasks
 
 from bot import timestamps
 from bot.cogs.posts import BURST, FIELD_LIMIT, POSTS_PER_SECOND, Pacer, holds, missing_permissions
+from bot.i18n import ENGLISH, Language, server_language
+from bot.standings import day_text, days_text, english_like, month_text, number
 from core.daily import closes_at
+from core.errors import N_, Nn_, Phrase
 from core.seasons import POSTED, SKIPPED, Champions, DueClose, MonthClose, Seasons
 
 if TYPE_CHECKING:
@@ -46,20 +49,21 @@ MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
 def role_problem(guild: discord.Guild, role: discord.Role | None) -> str | None:
-    """Why the bot cannot give ``role`` in ``guild`` (None: it can, as far as it knows)."""
+    """Why the bot cannot give ``role`` in ``guild`` (None: it can, as far as it knows): a
+    phrase, English in the logs and the database, said in the server's language in the post."""
     if role is None:
-        return "the champion role no longer exists"
+        return Phrase(N_("the champion role no longer exists"))
     if role.is_default() or role.managed:
-        return (f"the role {role.name} is managed by Discord or an integration: nobody can "
-                "be given it")
+        return Phrase(N_("the role {role} is managed by Discord or an integration: nobody can "
+                         "be given it"), role=role.name)
     me = guild.me
     if me is None:
         return None  # the bot's own member is not cached: Discord's answer decides
     if not me.guild_permissions.manage_roles:
-        return "I need the Manage Roles permission"
+        return Phrase(N_("I need the Manage Roles permission"))
     if not role < me.top_role:
-        return (f"the role {role.name} must be below my highest role ({me.top_role.name}) "
-                "in the server's role list")
+        return Phrase(N_("the role {role} must be below my highest role ({highest}) in the "
+                         "server's role list"), role=role.name, highest=me.top_role.name)
     return None
 
 
@@ -106,8 +110,10 @@ class ChampionsPoster:
             missing = missing_permissions(channel)
             if missing:
                 return await self._finish(due, SKIPPED, f"the bot lacks {', '.join(missing)}")
+            language = await server_language(self.bot, guild)
             await self.pacer.wait()
-            message = await channel.send(embed=champions_embed(close, due.role_id, role_note),
+            message = await channel.send(embed=champions_embed(close, due.role_id, role_note,
+                                                               language),
                                          allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("champions of %s for server %s: Discord answered %s %s", due.month,
@@ -147,7 +153,8 @@ class ChampionsPoster:
                         await member.add_roles(role, reason=f"champion of {close.month}")
                     given.append(user_id)
         except discord.HTTPException as exc:
-            problem = f"Discord answered {exc.status} ({exc.text or exc.code})"
+            problem = Phrase(N_("Discord answered {status} ({why})"), status=exc.status,
+                             why=exc.text or exc.code)
         if given:
             await self.seasons.gave_role(due.guild_id, due.month, given)
         if problem is not None:
@@ -169,43 +176,62 @@ async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:
         return None
 
 
-def champions_embed(close: MonthClose, role_id: int | None, role_note: str | None
-                    ) -> discord.Embed:
-    """The champions post: each board's top three, then who got the role (or why not)."""
+CHAMPIONS_TITLE = N_("Champions of {month}")
+CHAMPIONS_TEXT = N_("The month's boards are final ({when}): each player's ranked daily points "
+                    "from {first} to {last}, added up. See them with `{command}`.")
+BOARD_NAME = N_("{game} ({variant})")
+ROLE_NOT_GIVEN = N_("Not given: {why}. An admin can fix it for next month.")
+ROLE_GOES_TO = N_("{role} goes to {champions}")
+ROLE_NOBODY = N_("{role}: nobody ranked, so nobody holds it this month.")
+CHAMPION_ROLE = N_("Champion role")
+NOBODY_RANKED = N_("Nobody ranked on this server.")
+CHAMPION_LINE = N_("{place} {name}: {total} ({days})")
+RANKED_HERE = Nn_("{count} ranked on this server", "{count} ranked on this server")
+
+
+def champions_embed(close: MonthClose, role_id: int | None, role_note: str | None,
+                    language: Language = ENGLISH) -> discord.Embed:
+    """The champions post, in the server's ``language``: each board's top three, then who got
+    the role (or why not)."""
     embed = discord.Embed(
-        title=f"Champions of {close.month}",
-        description=(
-            f"The month's boards are final ({timestamps.at(closes_at(close.last))}): each "
-            f"player's ranked daily points from {close.first} to {close.last}, added up. "
-            "See them with `/leaderboard month:" + close.month + "`."
-        ),
+        title=language.format(CHAMPIONS_TITLE, month=month_text(language, close.month)),
+        description=language.format(
+            CHAMPIONS_TEXT, when=timestamps.at(closes_at(close.last)),
+            first=day_text(language, close.first), last=day_text(language, close.last),
+            command=f"/leaderboard month:{close.month}"),
         colour=COLOUR,
     )
     for board in close.boards:
-        embed.add_field(name=f"{board.title} ({board.variant})", value=board_text(board),
-                        inline=False)
+        embed.add_field(name=language.format(BOARD_NAME, game=board.title,
+                                             variant=language.render(board.variant)),
+                        value=board_text(board, language), inline=False)
     if role_id is not None:
+        role = f"<@&{role_id}>"
         if role_note is not None:
-            value = f"Not given: {role_note}. An admin can fix it for next month."
+            value = language.format(ROLE_NOT_GIVEN, why=language.render(role_note))
         elif close.champions:
-            value = f"<@&{role_id}> goes to " + ", ".join(f"<@{u}>" for u in close.champions)
+            mentions = [f"<@{u}>" for u in close.champions]
+            value = language.format(ROLE_GOES_TO, role=role, champions=(
+                ", ".join(mentions) if english_like(language) else language.list(mentions)))
         else:
-            value = f"<@&{role_id}>: nobody ranked, so nobody holds it this month."
-        embed.add_field(name="Champion role", value=value[:FIELD_LIMIT], inline=False)
+            value = language.format(ROLE_NOBODY, role=role)
+        embed.add_field(name=language.gettext(CHAMPION_ROLE), value=value[:FIELD_LIMIT],
+                        inline=False)
     return embed
 
 
-def board_text(board: Champions) -> str:
+def board_text(board: Champions, language: Language = ENGLISH) -> str:
     if not board.lines:
-        return "Nobody ranked on this server."
+        return language.gettext(NOBODY_RANKED)
     lines = []
     for line in board.lines:
         name = line.name.strip()
         shown = discord.utils.escape_markdown(name[:NAME_LIMIT]) if name else f"<@{line.owner_id}>"
-        days = "day" if line.days == 1 else "days"
-        lines.append(f"{MEDALS.get(line.rank, f'{line.rank}.')} {shown}: {line.total} "
-                     f"({line.days} {days})")
-    lines.append(f"{board.size} ranked on this server")
+        lines.append(language.format(CHAMPION_LINE, place=MEDALS.get(line.rank, f"{line.rank}."),
+                                     name=shown, total=number(language, line.total),
+                                     days=days_text(language, line.days)))
+    lines.append(language.ngettext(*RANKED_HERE, board.size).format(
+        count=number(language, board.size)))
     return "\n".join(lines)[:FIELD_LIMIT]
 
 

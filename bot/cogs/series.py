@@ -23,7 +23,9 @@ from bot.buttons import Click
 from bot.presenter import written
 from bot.replies import not_yours
 from core import NotYourRun, Refusal, Run, RunKind
+from core.errors import N_
 from core.series import LENGTHS
+from rules.words import Phrase
 
 if TYPE_CHECKING:
     from bot.client import DungeonBot
@@ -31,9 +33,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LENGTH_CHOICES = [app_commands.Choice(name=f"{n} runs", value=n) for n in LENGTHS]
-NEW_SERIES = ("A series of {length}: Tomb runs back to back, each on a new deal. Get out alive: "
-              "a death scores 0.")
-GOING = "Your series is still going: here is its current run."
+# The boards' notices: phrases (English strings that remember their message), which the board
+# says in its reader's language.
+NEW_SERIES = N_("A series of {length}: Tomb runs back to back, each on a new deal. Get out "
+                "alive: a death scores 0.")
+GOING = N_("Your series is still going: here is its current run.")
 
 
 class Series(commands.Cog):
@@ -75,7 +79,8 @@ class Series(commands.Cog):
             log.info("series %s: %d runs started by user %s (run %s)", started.series.id,
                      length, interaction.user.id, started.run.id)
             metrics.run_started(started.run.game, started.run.kind.value)
-        notice = NEW_SERIES.format(length=started.series.length) if started.created else GOING
+        notice = (Phrase(NEW_SERIES, length=started.series.length) if started.created
+                  else Phrase(GOING))
         screen = screens.board(started.run, owner=interaction.user.display_name, notice=notice)
         await self.bot.presenter.present(interaction, screen, edit=False, ephemeral=private)
 
@@ -120,7 +125,8 @@ class Series(commands.Cog):
             return
         if started.created:
             metrics.run_started(started.run.game, started.run.kind.value)
-        notice = NEW_SERIES.format(length=started.series.length) if started.created else GOING
+        notice = (Phrase(NEW_SERIES, length=started.series.length) if started.created
+                  else Phrase(GOING))
         screen = screens.board(started.run, owner=interaction.user.display_name, notice=notice)
         message = interaction.message
         private = bool(message is not None and message.flags.ephemeral)
@@ -130,8 +136,9 @@ class Series(commands.Cog):
         """A series run's board: its place in the series, the total, and Next run."""
         series = await self.bot.core.series.of_run(run.id)
         if series is not None:
-            views.series_field(screen.embed, series, run)
-            views.series_buttons(screen.buttons, series, run)
+            language = views.screen_language(screen)
+            views.series_field(screen.embed, series, run, language)
+            views.series_buttons(screen.buttons, series, run, language)
 
 
 async def setup(bot: DungeonBot) -> None:

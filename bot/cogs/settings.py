@@ -42,12 +42,12 @@ from discord.ext import commands
 from bot import replies
 from bot.cogs.posts import missing_permissions
 from bot.cogs.seasons import role_problem
-from bot.i18n import AUTO, catalogs, language_choices
+from bot.i18n import AUTO, ENGLISH, Language, catalogs, language_choices, reader_language
 from bot.timestamps import clock
 from core import Refusal
 from core.clock import utc_day
 from core.daily import day_number, next_deal_at
-from core.errors import N_
+from core.errors import N_, Message, Nn_
 from core.posts import Posts
 from core.reminders import REMIND_BEFORE
 from core.settings import (
@@ -74,6 +74,47 @@ SERVER_ONLY = N_(
 )
 #: The languages offered, by their own names (``auto`` first), as both commands list them.
 LANGUAGES = language_choices(catalogs().codes)
+
+# The answers' sentences. Option names (``results-channel``) and values (``on``) stay English,
+# as the commands take them, so they are outside the words.
+POST_SOON = N_("Today's post (daily #{day}) goes out in {channel} within a minute.")
+NOT_TEXT_CHANNEL = N_(
+    "results-channel must be a text channel of this server; nothing was changed.")
+CANNOT_POST = N_(
+    "I cannot post in {channel}: I need {permissions} there. Nothing was changed; give me "
+    "those permissions in that channel and choose it again.")
+#: Discord's names of the permissions a results channel needs, as
+#: ``posts.missing_permissions`` gives them: marked here so that :func:`_join` says them.
+PERMISSION_NAMES = (N_("View Channel"), N_("Send Messages"), N_("Embed Links"))
+NOT_A_ROLE = N_("champion-role must be a role of this server; nothing was changed.")
+CANNOT_GIVE = N_(
+    "I cannot give {role}: {problem}. Nothing was changed; fix that and choose it again.")
+BAD_DAYS = N_(
+    "min-account-age is a whole number of days from 0 to {most}; nothing was changed.")
+CHANGED = N_("Changed {options}.")
+SETTINGS_OF = N_("The settings of **{server}**:")
+NOT_SET = N_("not set")
+POST_AT = N_("`on` (at 01:00 UTC in {channel})")
+POST_WAITS = N_("`on`, once a results channel is set")
+CHANNEL_LINE = N_("{channel} (result lines and the daily post)")
+AGE_LINE = Nn_("{count} day (younger accounts are not ranked on this server's board)",
+               "{count} days (younger accounts are not ranked on this server's board)")
+PICTURES_LINE = N_("{value} (table pictures on boards)")
+ROLE_LINE = N_("{role} (given each month to each game's champion of this server)")
+LANGUAGE_LINE = N_("{language} (the server's public messages)")
+SERVER_AUTO = N_("`auto` (the server's Discord language)")
+YOURS_NOW = N_("Your preferences are now:")
+YOURS = N_("Your preferences:")
+MY_PICTURES = N_("{value} (table pictures on your boards)")
+NAMED = N_("your name on the global boards")
+UNNAMED = N_("the global boards list you as \"a player\", at your true rank; server boards "
+             "still name you")
+MY_BOARD = N_("{value} ({board})")
+REMINDED = N_("a direct message at {time}, an hour before today's deal ends, when a streak "
+              "is at risk")
+NOT_REMINDED = N_("no direct messages")
+MY_REMINDERS = N_("{value} ({reminders})")
+MY_LANGUAGE = N_("{value} (the answers only you see; `auto`: your Discord language)")
 
 
 class ChannelOption(app_commands.Transformer):
@@ -153,16 +194,18 @@ class Settings(commands.Cog):
                          interaction.user.id, ", ".join(changed))
             else:
                 now = await self.bot.core.settings.guild(guild.id)
-            text = settings_text(guild, now, changed)
+            language = await reader_language(self.bot, interaction)
+            text = settings_text(guild, now, changed, language)
             if {"results-channel", "daily-post"} & set(changed):
-                text += await self._post_soon(guild.id, now)
+                text += await self._post_soon(guild.id, now, language)
         except Refusal as exc:
             return await self._refuse(interaction, exc)
         await interaction.response.send_message(
             text, ephemeral=True, allowed_mentions=replies.NO_MENTIONS
         )
 
-    async def _post_soon(self, guild_id: int, now: GuildSettings) -> str:
+    async def _post_soon(self, guild_id: int, now: GuildSettings,
+                         language: Language = ENGLISH) -> str:
         """A line saying the day's post goes out at once, when it is due and not sent yet
         (the poster's next pass, within a minute, picks it up)."""
         if not (now.daily_post and now.results_channel):
@@ -171,8 +214,8 @@ class Settings(commands.Cog):
         day = posts.due_day()
         if day is None or await posts.status(guild_id, day) is not None:
             return ""
-        return (f"\nToday's post (daily #{day_number(day)}) goes out in "
-                f"<#{now.results_channel}> within a minute.")
+        return "\n" + language.format(POST_SOON, day=day_number(day),
+                                      channel=f"<#{now.results_channel}>")
 
     @app_commands.command(name="preferences")
     @app_commands.rename(global_board="global-board")
@@ -210,9 +253,12 @@ class Settings(commands.Cog):
         if given:
             log.info("preferences of user %s changed: %s", user_id,
                      ", ".join(f"{key} {prefs[key]}" for key, _ in given))
+        # Read after the change: /preferences language:fr answers in French at once.
+        language = await reader_language(self.bot, interaction)
         await interaction.response.send_message(
             preferences_text(prefs, changed=bool(given),
-                             remind_at=remind_time(self.bot.core.ctx.clock())),
+                             remind_at=remind_time(self.bot.core.ctx.clock()),
+                             language=language),
             ephemeral=True,
         )
 
@@ -234,15 +280,10 @@ def _channel(guild: discord.Guild, value: Any) -> int | None:
     channel_id = getattr(value, "id", None)
     channel = guild.get_channel(channel_id) if isinstance(channel_id, int) else None
     if not isinstance(channel, discord.TextChannel):
-        raise OptionRefused(
-            "results-channel must be a text channel of this server; nothing was changed."
-        )
+        raise OptionRefused(NOT_TEXT_CHANNEL)
     missing = missing_permissions(channel)
     if missing:
-        raise OptionRefused(
-            f"I cannot post in {channel.mention}: I need {_join(missing)} there. Nothing "
-            "was changed; give me those permissions in that channel and choose it again."
-        )
+        raise OptionRefused(CANNOT_POST, channel=channel.mention, permissions=_join(missing))
     return channel.id
 
 
@@ -253,13 +294,10 @@ def _champion_role(guild: discord.Guild, value: Any) -> int | None:
     role_id = getattr(value, "id", None)
     role = guild.get_role(role_id) if isinstance(role_id, int) else None
     if role is None:
-        raise OptionRefused("champion-role must be a role of this server; nothing was changed.")
+        raise OptionRefused(NOT_A_ROLE)
     problem = role_problem(guild, role)
     if problem is not None:
-        raise OptionRefused(
-            f"I cannot give {role.mention}: {problem}. Nothing was changed; fix that and "
-            "choose it again."
-        )
+        raise OptionRefused(CANNOT_GIVE, role=role.mention, problem=problem)
     return role.id
 
 
@@ -269,10 +307,7 @@ def _days(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not (
         0 <= value <= MAX_ACCOUNT_AGE_DAYS
     ):
-        raise OptionRefused(
-            f"min-account-age is a whole number of days from 0 to {MAX_ACCOUNT_AGE_DAYS}; "
-            "nothing was changed."
-        )
+        raise OptionRefused(BAD_DAYS, most=MAX_ACCOUNT_AGE_DAYS)
     return value
 
 
@@ -296,41 +331,52 @@ def _language(value: Any) -> str | None:
     return str(value)
 
 
-def _join(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _join(words: list[str]) -> Message:
+    """Marked words joined as a sentence lists them, each said in the reader's language:
+    ``A, B and C``."""
+    said = [Message(word, {}) for word in words]
+    if len(said) == 1:
+        return said[0]
+    others = said[0]
+    for word in said[1:-1]:
+        others = Message(N_("{first}, {then}"), {"first": others, "then": word})
+    return Message(N_("{others} and {last}"), {"others": others, "last": said[-1]})
 
 
-def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str]) -> str:
-    """The server's settings as they stand, after a line naming what just changed."""
-    head = (f"Changed {', '.join(changed)}. " if changed else "") + (
-        f"The settings of **{discord.utils.escape_markdown(guild.name)}**:"
-    )
-    channel = f"<#{now.results_channel}>" if now.results_channel else "not set"
+def settings_text(guild: discord.Guild, now: GuildSettings, changed: list[str],
+                  language: Language = ENGLISH) -> str:
+    """The server's settings as they stand, after a line naming what just changed, in
+    ``language``."""
+    say = language.format
+    head = say(SETTINGS_OF, server=discord.utils.escape_markdown(guild.name))
+    if changed:
+        head = f"{say(CHANGED, options=', '.join(f'`{name}`' for name in changed))} {head}"
+    channel = f"<#{now.results_channel}>" if now.results_channel else language.render(NOT_SET)
     if not now.daily_post:
-        post = "off"
+        post = "`off`"  # a value, typed as it is in every language
     elif now.results_channel:
-        post = f"on (at 01:00 UTC in <#{now.results_channel}>)"
+        post = say(POST_AT, channel=f"<#{now.results_channel}>")
     else:
-        post = "on, once a results channel is set"
-    days = "day" if now.min_account_age == 1 else "days"
+        post = language.render(POST_WAITS)
+    role = f"<@&{now.champion_role}>" if now.champion_role else language.render(NOT_SET)
+    age = language.render(Message(AGE_LINE[0], {}, plural=AGE_LINE[1],
+                                  count=now.min_account_age))
     return "\n".join([
         head,
-        f"- results-channel: {channel} (result lines and the daily post)",
-        f"- min-account-age: {now.min_account_age} {days} (younger accounts are not ranked "
-        "on this server's board)",
-        f"- daily-post: {post}",
-        f"- pictures: {'on' if now.pictures else 'off'} (table pictures on boards)",
-        "- champion-role: " + (f"<@&{now.champion_role}>" if now.champion_role else "not set")
-        + " (given each month to each game's champion of this server)",
-        f"- language: {_language_name(now.language)} (the server's public messages)",
+        f"- `results-channel`: {say(CHANNEL_LINE, channel=channel)}",
+        f"- `min-account-age`: {age}",
+        f"- `daily-post`: {post}",
+        f"- `pictures`: {say(PICTURES_LINE, value='`on`' if now.pictures else '`off`')}",
+        f"- `champion-role`: {say(ROLE_LINE, role=role)}",
+        f"- `language`: {say(LANGUAGE_LINE, language=_language_name(now.language, language))}",
     ])
 
 
-def _language_name(code: str | None) -> str:
+def _language_name(code: str | None, language: Language = ENGLISH) -> str:
     """A stored language choice as a reader recognises it: ``Français (fr)``, or auto."""
     books = catalogs()
     if code is None or not books.known(code):
-        return "auto (the server's Discord language)"
+        return language.render(SERVER_AUTO)
     return f"{books.languages[code].name} ({code})"
 
 
@@ -339,23 +385,21 @@ def remind_time(now: datetime) -> datetime:
     return next_deal_at(utc_day(now).isoformat()) - REMIND_BEFORE
 
 
-def preferences_text(prefs: dict[str, str], *, changed: bool, remind_at: datetime) -> str:
-    """A player's preferences as they stand (defaults for those never set); ``remind_at`` is
-    when reminders go out, shown in the player's own time."""
+def preferences_text(prefs: dict[str, str], *, changed: bool, remind_at: datetime,
+                     language: Language = ENGLISH) -> str:
+    """A player's preferences as they stand (defaults for those never set), in ``language``;
+    ``remind_at`` is when reminders go out, shown in the player's own time."""
+    say = language.format
     shown = {key: prefs.get(key, default) for key, default in PLAYER_DEFAULTS.items()}
-    board = ("your name on the global boards" if shown[GLOBAL_BOARD] == "on"
-             else "the global boards list you as \"a player\", at your true rank; server "
-             "boards still name you")
-    remind = (f"a direct message at {clock(remind_at)}, an hour before today's deal ends, "
-              "when a streak is at risk"
-              if shown[REMINDERS] == "on" else "no direct messages")
+    board = language.render(NAMED if shown[GLOBAL_BOARD] == "on" else UNNAMED)
+    remind = (say(REMINDED, time=clock(remind_at)) if shown[REMINDERS] == "on"
+              else language.render(NOT_REMINDED))
     return "\n".join([
-        "Your preferences are now:" if changed else "Your preferences:",
-        f"- pictures: **{shown[PICTURES]}** (table pictures on your boards)",
-        f"- global-board: **{shown[GLOBAL_BOARD]}** ({board})",
-        f"- reminders: **{shown[REMINDERS]}** ({remind})",
-        f"- language: **{shown[LANGUAGE]}** (the answers only you see; auto: your Discord "
-        "language)",
+        language.render(YOURS_NOW if changed else YOURS),
+        f"- `pictures`: {say(MY_PICTURES, value=f'`{shown[PICTURES]}`')}",
+        f"- `global-board`: {say(MY_BOARD, value=f'`{shown[GLOBAL_BOARD]}`', board=board)}",
+        f"- `reminders`: {say(MY_REMINDERS, value=f'`{shown[REMINDERS]}`', reminders=remind)}",
+        f"- `language`: {say(MY_LANGUAGE, value=f'`{shown[LANGUAGE]}`')}",
     ])
 
 

@@ -17,7 +17,9 @@ from typing import Any
 
 from bot.boards.common import Board, Choice, GameBoard, frame, pictured
 from bot.games import clear, donsol, scoundrel, tomb
+from bot.i18n import ENGLISH, Language
 from rules import GAMES
+from rules.words import Message
 
 #: The board of each game key (the view's ``game``): adding a game is one line here.
 BOARDS: dict[str, GameBoard] = {
@@ -36,8 +38,9 @@ def render_board(
     kind: str = "practice",
     day: str | None = None,
     owner: str | None = None,
-    notice: str | None = None,
+    notice: str | Message | None = None,
     choice: str | None = None,
+    language: Language = ENGLISH,
 ) -> Board:
     """The board for ``view`` (``GAMES[key].view(state)``) with a button per legal action.
 
@@ -46,7 +49,7 @@ def render_board(
     player; ``notice`` is a line shown at the top of the description. The board is in
     full; ``Board.pictured`` says how a playing board reads with its table picture.
     ``choice`` draws a two-step board's second step for that choice (its own prompt and
-    buttons; see :func:`choose`).
+    buttons; see :func:`choose`). Every word is in ``language`` (the engines' phrases too).
     Raises ``ValueError`` for a game without a board, or a choice it does not offer now.
     """
     try:
@@ -56,27 +59,28 @@ def render_board(
     title = GAMES[view["game"]].title
     chosen = None
     if choice is not None:
-        chosen = choose(view, actions, choice)
+        chosen = choose(view, actions, choice, language)
         if chosen is None:
             raise ValueError(f"{choice!r} is not a choice on this board")
         view = {**view, "prompt": chosen.prompt}
     embed = frame(view, title, run_id=run_id, kind=kind, day=day, owner=owner, notice=notice,
-                  headings=board.headings)
-    drawn = board.render(view, list(actions), embed)
+                  headings=board.headings, language=language)
+    drawn = board.render(view, list(actions), embed, language)
     if chosen is not None:
         drawn = Board(embed=drawn.embed, buttons=chosen.buttons)
     # Every field the game added is its table's: the picture carries them (bot.presenter).
     return dataclasses.replace(drawn, pictured=pictured(
-        view, board.status(view), len(drawn.embed.fields), drawn.embed.description or ""))
+        view, board.status(view, language), len(drawn.embed.fields), drawn.embed.description or ""))
 
 
-def choose(view: dict[str, Any], actions: list[str], choice: str) -> Choice | None:
+def choose(view: dict[str, Any], actions: list[str], choice: str,
+           language: Language = ENGLISH) -> Choice | None:
     """The second step for ``choice`` on a two-step board, or None when the game's board
     offers no such choice now."""
     board = BOARDS.get(view["game"])
     if board is None or board.choose is None or view["over"]:
         return None
-    return board.choose(view, list(actions), choice)
+    return board.choose(view, list(actions), choice, language)
 
 
 __all__ = ["BOARDS", "Choice", "GameBoard", "choose", "render_board"]

@@ -13,10 +13,13 @@ from typing import Any
 import discord
 
 from bot.boards.common import (
+    ENGLISH,
     Board,
     ButtonSpec,
     Finish,
     GameBoard,
+    Language,
+    Nn_,
     add_field,
     arrange,
     button,
@@ -43,7 +46,7 @@ from rules.donsol.engine import (
     shield_text,
     sickness_text,
 )
-from rules.words import plural
+from rules.words import N_, Phrase
 
 _STYLE = {
     "monster": discord.ButtonStyle.danger,
@@ -53,55 +56,65 @@ _STYLE = {
 
 
 #: How each of the game's outcome words reads at the top of a finished board.
-HEADINGS: dict[str, str] = {"won": "🏆 Victory", "dead": "💀 Dead"}
+HEADINGS: dict[str, str] = {"won": N_("🏆 Victory"), "dead": N_("💀 Dead")}
+
+HEALTH, SHIELD, SICKNESS = N_("Health"), N_("Shield"), N_("Sickness")
+ROOM, DUNGEON, ESCAPE = N_("Room"), N_("Dungeon"), N_("Escape")
+NO_SHIELD, SICK = N_("🛡️ none"), N_("🤢 sick")
+LEFT = Nn_("{count} left", "{count} left")
+SO_CLOSE = Nn_("So close: {count} card from the end of the dungeon.",
+               "So close: {count} cards from the end of the dungeon.")
 
 
-def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
+def render(view: dict[str, Any], actions: list[str], embed: discord.Embed,
+           language: Language = ENGLISH) -> Board:
     """The Donsol board for ``view`` with a button per legal action (``actions``)."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
     # The words come from rules.donsol, so the terminal board says the same.
-    add_field(embed, "Health", health_text(view["hp"]))
-    add_field(embed, "Shield", shield_text(view))
-    add_field(embed, "Sickness", sickness_text(view["sick"]))
-    add_field(embed, "Room", room_text(view["room"]), inline=False)
-    add_field(embed, "Dungeon", dungeon_text(view), inline=False)
+    say, word = language.render, language.gettext
+    add_field(embed, word(HEALTH), say(health_text(view["hp"])))
+    add_field(embed, word(SHIELD), say(shield_text(view)))
+    add_field(embed, word(SICKNESS), say(sickness_text(view["sick"])))
+    add_field(embed, word(ROOM), say(room_text(view["room"])), inline=False)
+    add_field(embed, word(DUNGEON), say(dungeon_text(view)), inline=False)
     if not view["over"] and not view["can_escape"]:
-        add_field(embed, "Escape", f"🚫 {view['escape_reason']}", inline=False)
-    return Board(embed=embed, buttons=arrange([_buttons(view, actions)]))
+        add_field(embed, word(ESCAPE), f"🚫 {say(view['escape_reason'])}", inline=False)
+    return Board(embed=embed, buttons=arrange([_buttons(view, actions, language)]))
 
 
-def status(view: dict[str, Any]) -> str:
+def status(view: dict[str, Any], language: Language = ENGLISH) -> str:
     """The line that stands for the fields beside the picture: ``❤️ 11/21 · 🛡️ 6♦ · 46 left``
     (and why escape is refused, which the picture cannot say)."""
     shield = view["shield"]
     line = status_line(
         f"❤️ {view['hp']}/{MAX_HP}",
-        f"🛡️ {display(shield)}" if shield else "🛡️ none",
-        "🤢 sick" if view["sick"] else "",
-        f"{view['dungeon']} left",
+        f"🛡️ {display(shield)}" if shield else language.gettext(NO_SHIELD),
+        language.gettext(SICK) if view["sick"] else "",
+        language.ngettext(*LEFT, view["dungeon"]).format(count=view["dungeon"]),
     )
     if not view["over"] and not view["can_escape"]:
-        line += f"\n🚫 {view['escape_reason']}"
+        line += f"\n🚫 {language.render(view['escape_reason'])}"
     return line
 
 
-def _buttons(view: dict[str, Any], actions: list[str]) -> list[ButtonSpec]:
+def _buttons(view: dict[str, Any], actions: list[str],
+             language: Language = ENGLISH) -> list[ButtonSpec]:
     buttons: list[ButtonSpec] = []
+    escape = language.gettext(ESCAPE)
     for action in actions:
         verb, _, card = action.partition(" ")
         if verb == "take":
             kind = role(card)
-            buttons.append(
-                button(DONSOL.label(view, action), _STYLE[kind], action, emoji=ROLE_EMOJI[kind])
-            )
+            buttons.append(button(language.render(DONSOL.label(view, action)), _STYLE[kind],
+                                  action, emoji=ROLE_EMOJI[kind]))
         elif action == "escape":
-            buttons.append(button("Escape", discord.ButtonStyle.secondary, action, emoji="🏃"))
+            buttons.append(button(escape, discord.ButtonStyle.secondary, action, emoji="🏃"))
         else:  # an action this board does not know yet still gets a plain button
             buttons.append(button(action, discord.ButtonStyle.secondary, action))
     if not view["over"] and "escape" not in actions:
         # The player looks for escape: it stays on the board, disabled; the embed says why.
         buttons.append(
-            button("Escape", discord.ButtonStyle.secondary, "escape", disabled=True, emoji="🏃")
+            button(escape, discord.ButtonStyle.secondary, "escape", disabled=True, emoji="🏃")
         )
     return buttons
 
@@ -122,35 +135,38 @@ def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
 def draw(s: dict[str, Any]) -> Canvas:
     # Few words, large enough for a phone: the cards' faces say their values and the buttons
     # what taking each does.
-    t = Canvas(292, s["last"])
+    # Each label has its room (``width``): a longer translation shrinks or wraps in it.
+    t = Canvas(292, s["last"], s["lang"])
     for i in range(4):
         x = 16 + i * (CARD_W + 12)
         if i < len(s["room"]):
             t.card(s["room"][i], x, 16)
         else:
             t.slot(x, 16)
-    t.pile(336, 16, s["dungeon"], "left")
+    t.pile(336, 16, s["dungeon"], width=130)  # under the dungeon, beside LAST
     if s["last"]:
         t.card(s["last"][0], 448, 16)
-        t.label((448 + CARD_W // 2, 106), "LAST", anchor="ma")
+        # TRANSLATORS: Under the card the last move took, on the table picture (a short word).
+        t.label((448 + CARD_W // 2, 106), N_("LAST"), anchor="ma", width=90)
     elif s["escaped"]:
-        t.label((440, 46), "ESCAPED", GOLD, BIG_LABEL)
+        # TRANSLATORS: On the table picture, where the last card taken goes, after an escape.
+        t.label((440, 46), N_("ESCAPED"), GOLD, BIG_LABEL)
 
     if s["shield"]:
         t.card(s["shield"], 16, 150)
         t.fan(s["shield_monsters"], 16 + CARD_W + 16, 150, 230, step=36)
-        hold = ("fresh shield" if s["shield_last"] is None
-                else f"breaks on {s['shield_last']}+")
-        t.label((16, 244), hold, TEXT)
+        hold = (Phrase(N_("fresh shield")) if s["shield_last"] is None
+                else Phrase(N_("breaks on {value}+"), value=s["shield_last"]))
+        t.label((16, 244), hold, TEXT, width=304)
     else:
         t.slot(16, 150, "—")
-        t.label((16, 244), "no shield", TEXT)
+        t.label((16, 244), N_("no shield"), TEXT, width=304)
 
     x0 = 336  # HP as a bar, on the right under the dungeon
     t.health(x0, WIDTH - 16, 184, s["hp"], s["max_hp"])
     if s["sick"]:
-        t.label((x0, 216), "SICK: no healing", GOLD)
-    t.banner(s["banner"], WIDTH - 16, 266)
+        t.label((x0, 216), N_("SICK: no healing"), GOLD)
+    t.banner(s["banner"], WIDTH - 16, 266, width=WIDTH - 16 - x0)
     return t
 
 
@@ -160,16 +176,16 @@ def draw(s: dict[str, Any]) -> Canvas:
 NEAR_MISS_CARDS = 6
 
 
-def finish(view: dict[str, Any]) -> Finish:
+def finish(view: dict[str, Any], language: Language = ENGLISH) -> Finish:
     """A death in the dungeon's last cards is a near miss."""
     left = view["dungeon"] + len(view["room"])
     if view["outcome"] == "dead" and 0 < left <= NEAR_MISS_CARDS:
-        return Finish(near_miss=f"So close: {plural(left, 'card')} from the end of the dungeon.")
+        return Finish(near_miss=language.ngettext(*SO_CLOSE, left).format(count=left))
     return Finish()
 
 
 #: Donsol in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"dead": "DEAD"}, finish=finish,
+    banners={"dead": N_("DEAD")}, finish=finish,
 )

@@ -16,13 +16,15 @@ from typing import Any
 import discord
 
 from bot.boards.common import (
+    ENGLISH,
     Board,
     ButtonSpec,
     GameBoard,
+    Language,
+    Nn_,
     add_field,
     arrange,
     button,
-    plural,
     status_line,
 )
 from bot.pictures.canvas import (
@@ -48,6 +50,7 @@ from rules.tomb.engine import (
     torches_text,
     turn_text,
 )
+from rules.words import N_, Phrase
 
 _GO = discord.ButtonStyle.primary
 _BACK = discord.ButtonStyle.secondary
@@ -57,38 +60,55 @@ _COST = discord.ButtonStyle.danger
 
 #: How each of the game's outcome words reads at the top of a finished board.
 HEADINGS: dict[str, str] = {
-    "won": "🏆 Victory", "escaped": "🚪 Out alive", "dead": "💀 Dead",
-    "lost_in_dark": "🌑 Lost in the dark",
+    "won": N_("🏆 Victory"), "escaped": N_("🚪 Out alive"), "dead": N_("💀 Dead"),
+    "lost_in_dark": N_("🌑 Lost in the dark"),
 }
 
+HIT_POINTS, TORCHES_FIELD, DECK = N_("Hit points"), N_("Torches"), N_("Deck")
+PROGRESS, THIS_TURN, HAND = N_("Progress"), N_("This turn"), N_("Hand")
+CARDS = Nn_("{count} card", "{count} cards")
+DELVED = N_("⬇️ {count} delved")
+AT_ENTRANCE = N_("⬇️ at the entrance")
+OUT_IN = Nn_("↩️ out in {count} turn", "↩️ out in {count} turns")
+HP_LEFT = N_("❤️ {count} left")
+TORCHES_LEFT = Nn_("🔥 {count} torch", "🔥 {count} torches")
+IN_DECK = N_("{count} in the deck")
 
-def render(view: dict[str, Any], actions: list[str], embed: discord.Embed) -> Board:
+
+def render(view: dict[str, Any], actions: list[str], embed: discord.Embed,
+           language: Language = ENGLISH) -> Board:
     """The Tomb board for ``view`` with a button per legal action (``actions``)."""
     # ``embed`` is the shared frame (title, description, footer); the game adds its fields.
     # The words come from rules.tomb, so the terminal board says the same.
-    add_field(embed, "Hit points", hit_points_text(view))
-    add_field(embed, "Torches", torches_text(view))
-    add_field(embed, "Deck", plural(view["deck"], "card"))
-    add_field(embed, "Progress", progress_text(view), inline=False)
+    say, word = language.render, language.gettext
+    add_field(embed, word(HIT_POINTS), say(hit_points_text(view)))
+    add_field(embed, word(TORCHES_FIELD), say(torches_text(view)))
+    add_field(embed, word(DECK), language.ngettext(*CARDS, view["deck"]).format(
+        count=view["deck"]))
+    add_field(embed, word(PROGRESS), say(progress_text(view)), inline=False)
     if view["turn"]:
-        add_field(embed, "This turn", turn_text(view), inline=False)
-    add_field(embed, "Hand", hand_text(view["hand"]), inline=False)
-    return Board(embed=embed, buttons=arrange(_buttons(view, actions)))
+        add_field(embed, word(THIS_TURN), say(turn_text(view)), inline=False)
+    add_field(embed, word(HAND), say(hand_text(view["hand"])), inline=False)
+    return Board(embed=embed, buttons=arrange(_buttons(view, actions, language)))
 
 
-def status(view: dict[str, Any]) -> str:
+def status(view: dict[str, Any], language: Language = ENGLISH) -> str:
     """The line that stands for the fields beside the picture: ``❤️ 7 left · 🔥 3 torches ·
     33 in the deck · ⬇️ 4 delved``."""
     left = max(0, SURVIVABLE - view["damage"]) if view["hp_card"] else 0
     burnt = sum(1 for c in view["torches"] if c.startswith("A"))
     delved, needed = view["delve_turns"], view["retreat_needed"]
     if view["phase"] == "delve":
-        way = f"⬇️ {delved} delved" if delved else "⬇️ at the entrance"
+        way = (language.format(DELVED, count=delved) if delved
+               else language.gettext(AT_ENTRANCE))
     else:
-        way = f"↩️ out in {plural(max(0, (needed or 0) - view['retreat_turns']), 'turn')}"
+        turns = max(0, (needed or 0) - view["retreat_turns"])
+        way = language.ngettext(*OUT_IN, turns).format(count=turns)
+    torches = max(0, TORCHES - burnt)
     return status_line(
-        f"❤️ {left} left", f"🔥 {max(0, TORCHES - burnt)} torches",
-        f"{view['deck']} in the deck", way,
+        language.format(HP_LEFT, count=left),
+        language.ngettext(*TORCHES_LEFT, torches).format(count=torches),
+        language.format(IN_DECK, count=view["deck"]), way,
     )
 
 
@@ -105,7 +125,8 @@ def _flip_emoji(view: dict[str, Any]) -> str:
     return "⬇️"
 
 
-def _buttons(view: dict[str, Any], actions: list[str]) -> list[list[ButtonSpec]]:
+def _buttons(view: dict[str, Any], actions: list[str],
+             language: Language = ENGLISH) -> list[list[ButtonSpec]]:
     go: list[ButtonSpec] = []
     choices: list[ButtonSpec] = []
     drops: list[ButtonSpec] = []
@@ -113,7 +134,7 @@ def _buttons(view: dict[str, Any], actions: list[str]) -> list[list[ButtonSpec]]
     other: list[ButtonSpec] = []
     for action in actions:
         verb = action.partition(" ")[0]
-        label = TOMB.label(view, action)
+        label = language.render(TOMB.label(view, action))
         emoji = _EMOJI.get(verb)
         if action == "flip":
             go.append(button(label, _GO, action, emoji=_flip_emoji(view)))
@@ -171,32 +192,37 @@ def scene(view: dict[str, Any], last_action: str | None) -> dict[str, Any]:
 
 def draw(s: dict[str, Any]) -> Canvas:
     # Few words, large enough for a phone: the cards' faces say what they are.
-    t = Canvas(330, s["last"])
-    t.label((16, 8), "LAST TURN" if s["turn_is_last"] else "THIS TURN")
+    # Each label has its room (``width``): a longer translation shrinks or wraps in it.
+    t = Canvas(330, s["last"], s["lang"])
+    deck = WIDTH - 40 - CARD_W
+    t.label((16, 8), N_("LAST TURN") if s["turn_is_last"] else N_("THIS TURN"),
+            width=deck - 24)
     if s["turn"]:
         step = t.fan(s["turn"], 16, 36, 500)
         if s["encounter"] in s["turn"]:
             x = 16 + s["turn"].index(s["encounter"]) * step
-            t.label((x + 4, 124), "▲ fight", GOLD)
+            # TRANSLATORS: Under the card the player fights, on Tomb's table picture.
+            t.label((x + 4, 124), N_("▲ fight"), GOLD, width=deck - 8 - x - 4)
     else:
         t.slot(16, 36, "—")
-    t.pile(WIDTH - 40 - CARD_W, 36, s["deck"], "left")
+    t.pile(deck, 36, s["deck"])
 
-    t.label((16, 156), "HAND")
+    t.label((16, 156), N_("HAND"), width=296)
     if s["hand"]:
         t.fan(s["hand"], 16, 184, 280)
     else:
         t.slot(16, 184, "—")
 
     burnt = sum(1 for c in s["torches"] if c != "RJ")
-    t.label((320, 156), f"TORCHES {max(0, 4 - burnt)}/4")
+    t.label((320, 156), Phrase(N_("TORCHES {left}/{all}"), left=max(0, 4 - burnt), all=4),
+            width=deck - 8 - 320 - 2 * 8)
     if s["torches"]:
         t.fan(s["torches"], 320, 184, 170, step=36)
     else:
         t.slot(320, 184, "—")
 
-    x = WIDTH - 40 - CARD_W
-    t.label((x + CARD_W // 2, 156), "HP", anchor="ma")
+    x = deck
+    t.label((x + CARD_W // 2, 156), N_("HP"), anchor="ma", width=CARD_W + 16)
     if s["hp_card"]:
         t.card(s["hp_card"], x, 184, mark=False)
     else:
@@ -207,14 +233,18 @@ def draw(s: dict[str, Any]) -> Canvas:
         hit = i < s["damage"]
         t.draw.ellipse((px, 296, px + 16, 312), fill=HP_EMPTY if hit else HP_FULL,
                        outline=DIM if hit else TEXT, width=1)
-    t.label((320 + 9 * 22 + 8, 304), f"{s['damage']}/9 hurt", TEXT, anchor="lm")
+    t.label((320 + 9 * 22 + 8, 304), Phrase(N_("{damage}/{all} hurt"), damage=s["damage"],
+                                             all=9), TEXT, anchor="lm")
     if s["retreat_needed"] is None:
-        way = f"delved {s['delve_turns']}"
+        # TRANSLATORS: Tomb's table picture: how many turns the player has delved so far.
+        way = Phrase(N_("delved {turns}"), turns=s["delve_turns"])
     elif s["retreat_needed"] == 0:
-        way = "out at once"
+        way = Phrase(N_("out at once"))
     else:
-        way = f"back {s['retreat_turns']}/{s['retreat_needed']}"
-    t.label((16, 304), way, TEXT, BIG_LABEL, "lm")
+        # TRANSLATORS: Tomb's table picture: turns of the way back done, of those needed.
+        way = Phrase(N_("back {done}/{needed}"), done=s["retreat_turns"],
+                     needed=s["retreat_needed"])
+    t.label((16, 304), way, TEXT, BIG_LABEL, "lm", width=320 - 16 - 12)
     t.banner(s["banner"], WIDTH // 2 + 60, 140)
     return t
 
@@ -222,5 +252,5 @@ def draw(s: dict[str, Any]) -> Canvas:
 #: Tomb of Four Kings in Discord: the registry line in :mod:`bot.games` names it.
 BOARD = GameBoard(
     render=render, status=status, headings=HEADINGS, scene=scene, draw=draw,
-    banners={"dead": "DEAD", "lost_in_dark": "LOST IN THE DARK"},
+    banners={"dead": N_("DEAD"), "lost_in_dark": N_("LOST IN THE DARK")},
 )

@@ -11,6 +11,11 @@ banner, the cache, the attachment).
 So :func:`table_key`, a hash of the scene, names the picture: the same scene gives the same
 bytes, and the cache never serves a picture of something else.
 
+A picture speaks one language: the scene carries its code (``lang``; the board's
+:class:`~bot.i18n.Language`, the reader's or the server's) and its words as marked English,
+said in that language as they are drawn (:mod:`bot.pictures.words`). Being part of the scene,
+the language is part of the cache's key: a French and a German picture of one state are two.
+
 The last action's cards stand out with a gold frame. The view alone does not say which they
 are, so they come from the action itself (``take 7C``, ``put 4H 2``, ``reserve 4H``, ``skill
 JS``…; the adapter knows it: it is the run's last move) and, where a game needs more (Tomb's
@@ -31,6 +36,7 @@ import discord
 from PIL import Image
 
 from bot.games import BOARDS
+from bot.i18n import ENGLISH, Language, catalogs
 from bot.pictures.canvas import BANNER_WORDS, CARD_H, CARD_W, palette
 from bot.pictures.faces import FACE_NAMES, card_image
 from rules import GAMES
@@ -42,8 +48,10 @@ FILENAME = "table.png"
 # ----- what is drawn ----------------------------------------------------------------------
 
 
-def scene(view: dict[str, Any], last_action: str | None = None) -> dict[str, Any]:
-    """Exactly what the picture of ``view`` shows, as JSON-safe data.
+def scene(view: dict[str, Any], last_action: str | None = None,
+          language: Language = ENGLISH) -> dict[str, Any]:
+    """Exactly what the picture of ``view`` shows, in ``language``, as JSON-safe data (its
+    words are English strings, phrases among them, said in the language as they are drawn).
 
     Raises ``ValueError`` for a game without a picture.
     """
@@ -51,7 +59,8 @@ def scene(view: dict[str, Any], last_action: str | None = None) -> dict[str, Any
         board = BOARDS[view["game"]]
     except KeyError:
         raise ValueError(f"no table picture for game {view.get('game')!r}") from None
-    return {"game": view["game"], "banner": banner(view), **board.scene(view, last_action)}
+    return {"game": view["game"], "lang": language.code, "banner": banner(view),
+            **board.scene(view, last_action)}
 
 
 def banner(view: dict[str, Any]) -> dict[str, str] | None:
@@ -64,9 +73,10 @@ def banner(view: dict[str, Any]) -> dict[str, str] | None:
     return {"text": words, "kind": kind}
 
 
-def table_key(view: dict[str, Any], last_action: str | None = None) -> str:
-    """The cache key of the picture of ``view``: a hash of what it shows."""
-    return _key(scene(view, last_action))
+def table_key(view: dict[str, Any], last_action: str | None = None,
+              language: Language = ENGLISH) -> str:
+    """The cache key of the picture of ``view`` in ``language``: a hash of what it shows."""
+    return _key(scene(view, last_action, language))
 
 
 def scene_key(drawn: dict[str, Any]) -> str:
@@ -92,10 +102,11 @@ def render_scene(drawn: dict[str, Any]) -> bytes:
     return BOARDS[drawn["game"]].draw(drawn).png()
 
 
-def render_table(view: dict[str, Any], last_action: str | None = None) -> bytes:
-    """The PNG of ``view``'s table, the cards of ``last_action`` framed. CPU-bound, uncached:
-    on the event loop use :func:`table_png`."""
-    return render_scene(scene(view, last_action))
+def render_table(view: dict[str, Any], last_action: str | None = None,
+                 language: Language = ENGLISH) -> bytes:
+    """The PNG of ``view``'s table in ``language``, the cards of ``last_action`` framed.
+    CPU-bound, uncached: on the event loop use :func:`table_png`."""
+    return render_scene(scene(view, last_action, language))
 
 
 # ----- the cache --------------------------------------------------------------------------
@@ -132,9 +143,10 @@ class TableCache:
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
-    def render(self, view: dict[str, Any], last_action: str | None = None) -> bytes:
-        """The picture of ``view``, from the cache or drawn now."""
-        drawn = scene(view, last_action)
+    def render(self, view: dict[str, Any], last_action: str | None = None,
+               language: Language = ENGLISH) -> bytes:
+        """The picture of ``view`` in ``language``, from the cache or drawn now."""
+        drawn = scene(view, last_action, language)
         key = _key(drawn)
         with self._lock:
             found = self._items.get(key)
@@ -160,20 +172,24 @@ CACHE = TableCache()
 
 
 def warm_up() -> None:
-    """Draw every card at table size and make the palette once (about 0.3 s), so that the
-    first tables after a start are as fast as the rest. CPU-bound: at start, run it with
-    ``asyncio.to_thread``."""
+    """Draw every card at table size, make the palette and load the catalogs once (about
+    0.3 s), so that the first tables after a start are as fast as the rest. CPU-bound: at
+    start, run it in the pictures worker (or with ``asyncio.to_thread``)."""
     for code in FACE_NAMES:
         card_image(code, CARD_W, CARD_H)
     palette()
+    catalogs()
 
 
-async def table_png(view: dict[str, Any], last_action: str | None = None) -> bytes:
+async def table_png(view: dict[str, Any], last_action: str | None = None,
+                    language: Language = ENGLISH) -> bytes:
     """The picture of ``view`` as PNG bytes, drawn on a worker thread (cached)."""
-    return await asyncio.to_thread(CACHE.render, view, last_action)
+    return await asyncio.to_thread(CACHE.render, view, last_action, language)
 
 
-async def table_attachment(view: dict[str, Any], last_action: str | None = None) -> discord.File:
+async def table_attachment(view: dict[str, Any], last_action: str | None = None,
+                           language: Language = ENGLISH) -> discord.File:
     """The picture of ``view`` as an attachment named :data:`FILENAME`, for a message whose
     embed shows it with ``embed.set_image(url=f"attachment://{FILENAME}")``."""
-    return discord.File(io.BytesIO(await table_png(view, last_action)), filename=FILENAME)
+    png = await table_png(view, last_action, language)
+    return discord.File(io.BytesIO(png), filename=FILENAME)

@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rules.cards import CANONICAL, JOKERS, SUIT_NAMES, SUIT_SYMBOLS, display, show
+from rules.cards import CANONICAL, JOKERS, SUIT_SYMBOLS, display, show
 from rules.engine import Game, state_builder
-from rules.words import plural
+from rules.words import N_, Nn_, Phrase, counted, lines, plural
 
 #: The cards a deal shuffles, in canonical order: all 54.
 DECK: tuple[str, ...] = CANONICAL
@@ -53,7 +53,12 @@ POWER_CARDS = len(VALUE)  # 42
 #: Four tuples of cards, one per pile (the monsters, or the attack cards on them).
 Piles = tuple[tuple[str, ...], ...]
 
-_SUIT_SINGULAR = {s: name[:-1] for s, name in SUIT_NAMES.items()}
+#: A suit as one card of it is called (``a spade``): a phrase in the players' language.
+_SUIT_SINGULAR: dict[str, Phrase] = {
+    "S": Phrase(N_("spade")), "H": Phrase(N_("heart")), "D": Phrase(N_("diamond")),
+    "C": Phrase(N_("club")),
+}
+_OVER = Phrase(N_("The game is over."))
 
 # The three attack conditions, tabulated once: legality is then a set look-up, which keeps
 # random play well above the 50,000 actions a second that benchmarks ask for.
@@ -135,23 +140,28 @@ def next_card_text(monster: str, attack: list[str] | tuple[str, ...]) -> str:
     """What the monster's next attack card must be: ``next: 4 or more``."""
     power = POWER[monster]
     if len(attack) == 2:
-        return f"next: a {SUIT_SYMBOLS[monster[-1]]} or 🃏 slays it"
+        return Phrase(N_("next: a {suit} or {joker} slays it"), suit=SUIT_SYMBOLS[monster[-1]],
+                      joker="🃏")
     # A first card must leave room for a 10 (the highest value) to complete the power.
     least = power - 10 if not attack else power - VALUE[attack[0]]
-    return "next: any card" if least <= 1 else f"next: {least} or more"
+    if least <= 1:
+        return Phrase(N_("next: any card"))
+    return Phrase(N_("next: {least} or more"), least=least)
 
 
 def pile_text(pile: dict[str, Any]) -> str:
     """A pile of the view: ``K♠ (13) ⟵ 9♣ · next: 4 or more · 1 hidden``, or ``cleared``."""
     monster = pile["monster"]
     if monster is None:
-        return "cleared"
-    hidden = f" · {pile['hidden']} hidden" if pile["hidden"] else ""
+        return Phrase(N_("cleared"))
     attack = pile["attack"]
-    return (
-        f"{display(monster)} ({POWER[monster]}) ⟵ {show(attack, 'no attack yet')} · "
-        f"{next_card_text(monster, attack)}{hidden}"
-    )
+    shown = f"{display(monster)} ({POWER[monster]})"
+    on = show(attack) if attack else Phrase(N_("no attack yet"))
+    nxt = next_card_text(monster, attack)
+    if pile["hidden"]:
+        return Phrase(N_("{monster} ⟵ {attack} · {next} · {hidden} hidden"), monster=shown,
+                      attack=on, next=nxt, hidden=pile["hidden"])
+    return Phrase("{monster} ⟵ {attack} · {next}", monster=shown, attack=on, next=nxt)
 
 
 def hand_text(hand: list[str | None]) -> str:
@@ -162,13 +172,15 @@ def hand_text(hand: list[str | None]) -> str:
 def reserve_text(reserve: list[str]) -> str:
     """``top 3♦ · 2 cards``, or ``empty``."""
     if not reserve:
-        return "empty"
-    return f"top {display(reserve[-1])} · {plural(len(reserve), 'card')}"
+        return Phrase(N_("empty"))
+    return counted(Nn_("top {card} · {count} card", "top {card} · {count} cards"), len(reserve),
+                   card=display(reserve[-1]))
 
 
 def power_deck_text(talon: int) -> str:
     """``39 cards (13 deals)``."""
-    return f"{plural(talon, 'card')} ({plural(talon // HAND_SIZE, 'deal')})"
+    return Phrase("{cards} ({deals})", cards=plural(talon, "card"),
+                  deals=plural(talon // HAND_SIZE, "deal"))
 
 
 def slain_text(slain: int) -> str:
@@ -185,7 +197,12 @@ class ClearTheDungeon(Game[ClearState]):
     state_type = ClearState
     deck = DECK
     stat = (0, "monsters slain")
+    stat_units = Nn_("{count} monster slain", "{count} monsters slain")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "stuck": "loss"}
+    outcome_names: ClassVar[dict[str, str]] = {"won": N_("won"), "stuck": N_("stuck")}
+    variant_names: ClassVar[dict[str, str]] = {"standard": N_("standard")}
+    #: 2: events are dumped with their templates and fields.
+    format_version = 2
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> ClearState:
         cards, used = self.deal_order(seed, self.deck, deck)
@@ -193,7 +210,7 @@ class ClearTheDungeon(Game[ClearState]):
         power = tuple(c for c in cards if c not in POWER)
         piles = tuple(tuple(monsters[i * PILE_SIZE : (i + 1) * PILE_SIZE]) for i in range(PILES))
         hand, talon = power[:HAND_SIZE], power[HAND_SIZE:]
-        guards = ", ".join(display(p[-1]) for p in piles[:-1]) + f" and {display(piles[-1][-1])}"
+        guards = [display(p[-1]) for p in piles]
         return ClearState(
             variant=variant,
             seed=seed,
@@ -203,8 +220,10 @@ class ClearTheDungeon(Game[ClearState]):
             talon=talon,
             hand=hand,
             events=(
-                f"You enter the dungeon: {guards} stand guard.",
-                f"Your first hand: {show(hand)}.",
+                Phrase(N_("You enter the dungeon: {first}, {second}, {third} and {fourth} stand "
+                          "guard."), first=guards[0], second=guards[1], third=guards[2],
+                       fourth=guards[3]),
+                Phrase(N_("Your first hand: {cards}."), cards=show(hand)),
             ),
         )
 
@@ -237,61 +256,63 @@ class ClearTheDungeon(Game[ClearState]):
 
     def refusal(self, state: ClearState, action: str) -> str:
         if state.outcome is not None:
-            return "The game is over."
+            return _OVER
         words = action.split(" ")
         if words[0] == "put" and len(words) == 3:
             return self._put_refusal(state, words[1], words[2])
         if words[0] == "reserve" and len(words) == 2:
             card = words[1]
             if card in state.reserve:
-                return "A card on the reserve can only go onto a monster."
+                return Phrase(N_("A card on the reserve can only go onto a monster."))
             if card in state.hand:
-                return f"You cannot put {display(card)} on the reserve now."
+                return Phrase(N_("You cannot put {card} on the reserve now."),
+                              card=display(card))
             return self._whereabouts(state, card)
-        return (
-            f"{action!r} is not a Clear the Dungeon move: "
-            "put <card> <pile> (pile 1 to 4) or reserve <card>."
-        )
+        return Phrase(N_("{action} is not a Clear the Dungeon move: put <card> <pile> (pile 1 "
+                         "to 4) or reserve <card>."), action=repr(action))
 
     def _put_refusal(self, s: ClearState, card: str, pile: str) -> str:
         if card in s.reserve and card != s.reserve[-1]:
-            return f"Only the reserve's top card ({display(s.reserve[-1])}) can be played."
+            return Phrase(N_("Only the reserve's top card ({card}) can be played."),
+                          card=display(s.reserve[-1]))
         if card not in s.hand and not (s.reserve and card == s.reserve[-1]):
             return self._whereabouts(s, card)
         if pile not in _PILE_WORDS:
-            return f"There is no pile {pile}: the piles are numbered 1 to 4."
+            return Phrase(N_("There is no pile {pile}: the piles are numbered 1 to 4."), pile=pile)
         i = int(pile) - 1
         if not s.piles[i]:
-            return f"Pile {pile} is empty."
+            return Phrase(N_("Pile {pile} is empty."), pile=pile)
         monster, on = s.piles[i][-1], s.attack[i]
         if fits(card, monster, on):
-            return f"You cannot put {display(card)} on {display(monster)} now."
+            return Phrase(N_("You cannot put {card} on {monster} now."), card=display(card),
+                          monster=display(monster))
         power = POWER[monster]
         if not on:
-            return (
-                f"{display(card)} is too weak to start on {display(monster)}: "
-                f"the first card must be {_at_least(power - 10)}."
-            )
+            return Phrase(
+                N_("{card} is too weak to start on {monster}: the first card must be {need}."),
+                card=display(card), monster=display(monster), need=_at_least(power - 10))
         if len(on) == 1:
-            return (
-                f"{display(card)} is too weak for {display(monster)}: with {display(on[0])} "
-                f"on it, the second card must be {_at_least(power - VALUE[on[0]])}."
-            )
-        suit = _SUIT_SINGULAR[monster[-1]]
-        return f"The third card on {display(monster)} must be a {suit} or a joker."
+            return Phrase(
+                N_("{card} is too weak for {monster}: with {first} on it, the second card must "
+                   "be {need}."), card=display(card), monster=display(monster),
+                first=display(on[0]), need=_at_least(power - VALUE[on[0]]))
+        return Phrase(N_("The third card on {monster} must be a {suit} or a joker."),
+                      monster=display(monster), suit=_SUIT_SINGULAR[monster[-1]])
 
     def _whereabouts(self, s: ClearState, card: str) -> str:
         """Why ``card`` cannot be played: where it is, or that it is no card at all."""
         if card not in VALUE and card not in POWER:
-            return f"{card!r} is not a card."
+            return Phrase(N_("{card} is not a card."), card=repr(card))
         if card in POWER:
-            return f"{display(card)} is a monster, not a power card."
+            return Phrase(N_("{card} is a monster, not a power card."), card=display(card))
         for i, on in enumerate(s.attack):
             if card in on:
-                return f"{display(card)} is already on pile {i + 1}."
+                return Phrase(N_("{card} is already on pile {pile}."), card=display(card),
+                              pile=i + 1)
         if card in s.graveyard:
-            return f"{display(card)} has already been used to slay a monster."
-        return f"{display(card)} is not in your hand."
+            return Phrase(N_("{card} has already been used to slay a monster."),
+                          card=display(card))
+        return Phrase(N_("{card} is not in your hand."), card=display(card))
 
     def _apply(self, state: ClearState, action: str) -> ClearState:
         words = action.split(" ")
@@ -304,39 +325,44 @@ class ClearTheDungeon(Game[ClearState]):
         from_hand = card in hand
         if from_hand:
             hand = tuple(None if c == card else c for c in hand)
-            source = ""
         else:
             reserve = reserve[:-1]
-            source = " from the reserve"
         pile = s.piles[i]
         monster = pile[-1]
         on = (*s.attack[i], card)
         piles, attack, graveyard = s.piles, s.attack, s.graveyard
-        events: list[str]
+        events: list[Phrase]
         if len(on) < ATTACK_CARDS:
             total = sum(VALUE[c] for c in on)
-            events = [
-                f"You strike {display(monster)} with {display(card)}{source} "
-                f"({total} of {POWER[monster]})."
-            ]
+            events = [Phrase(
+                N_("You strike {monster} with {card} ({total} of {power}).") if from_hand else
+                N_("You strike {monster} with {card} from the reserve ({total} of {power})."),
+                monster=display(monster), card=display(card), total=total, power=POWER[monster],
+            )]
             if len(on) == 2:
-                suit = _SUIT_SINGULAR[monster[-1]]
-                events.append(f"Now a {suit} or a joker finishes {display(monster)}.")
+                events.append(Phrase(N_("Now a {suit} or a joker finishes {monster}."),
+                                     suit=_SUIT_SINGULAR[monster[-1]], monster=display(monster)))
             attack = _replaced(attack, i, on)
         else:
             piles = _replaced(piles, i, pile[:-1])
             attack = _replaced(attack, i, ())
             graveyard = (*graveyard, monster, *on)
-            after = f"{display(pile[-2])} turns up." if len(pile) > 1 else f"Pile {i + 1} is clear."
-            events = [
-                f"You finish {display(monster)} with {display(card)}{source}.",
-                f"{display(monster)} is slain! {after}",
-            ]
+            events = [Phrase(
+                N_("You finish {monster} with {card}.") if from_hand else
+                N_("You finish {monster} with {card} from the reserve."),
+                monster=display(monster), card=display(card),
+            )]
+            if len(pile) > 1:
+                events.append(Phrase(N_("{monster} is slain! {next} turns up."),
+                                     monster=display(monster), next=display(pile[-2])))
+            else:
+                events.append(Phrase(N_("{monster} is slain! Pile {pile} is clear."),
+                                     monster=display(monster), pile=i + 1))
         return self._settle(s, events, from_hand, piles, attack, graveyard, hand, reserve)
 
     def _to_reserve(self, s: ClearState, card: str) -> ClearState:
         hand = tuple(None if c == card else c for c in s.hand)
-        events = [f"You set {display(card)} aside on the reserve."]
+        events = [Phrase(N_("You set {card} aside on the reserve."), card=display(card))]
         return self._settle(
             s, events, True, s.piles, s.attack, s.graveyard, hand, (*s.reserve, card)
         )
@@ -344,7 +370,7 @@ class ClearTheDungeon(Game[ClearState]):
     def _settle(
         self,
         s: ClearState,
-        events: list[str],
+        events: list[Phrase],
         from_hand: bool,
         piles: Piles,
         attack: Piles,
@@ -363,23 +389,24 @@ class ClearTheDungeon(Game[ClearState]):
             if talon:
                 hand, talon = talon[:HAND_SIZE], talon[HAND_SIZE:]
                 empty = False
-                events.append(f"A new hand: {show(hand)}.")
+                events.append(Phrase(N_("A new hand: {cards}."), cards=show(hand)))
             else:
-                events.append("Your hand is empty and the power deck is spent.")
+                events.append(Phrase(N_("Your hand is empty and the power deck is spent.")))
         outcome = None
         if not any(piles):
             outcome = "won"
             spare = len(talon) + HAND_SIZE - hand.count(None)
-            events.append(
-                f"All {MONSTERS} monsters are slain: you cleared the dungeon "
-                f"with {_cards(spare)} to spare!"
-            )
+            events.append(counted(
+                Nn_("All {monsters} monsters are slain: you cleared the dungeon with {count} card "
+                    "to spare!",
+                    "All {monsters} monsters are slain: you cleared the dungeon with {count} cards "
+                    "to spare!"), spare, monsters=MONSTERS))
         elif empty and not talon and not _playable(reserve, piles, attack):
             outcome = "stuck"
             slain = MONSTERS - sum(len(p) for p in piles)
-            events.append(
-                f"No card can be played: you are stuck with {slain} of {MONSTERS} monsters slain."
-            )
+            events.append(Phrase(
+                N_("No card can be played: you are stuck with {slain} of {monsters} monsters "
+                   "slain."), slain=slain, monsters=MONSTERS))
         return _build(
             s.variant, s.seed, s.stream, piles, attack, talon, hand, reserve, graveyard,
             s.moves + 1, outcome, tuple(events),
@@ -391,13 +418,17 @@ class ClearTheDungeon(Game[ClearState]):
         """``5♥ → K♠``, ``From reserve: 5♥ → K♠``, ``5♥ → reserve``: the board's buttons."""
         words = action.split(" ")
         if words[0] == "reserve" and len(words) == 2:
-            return f"{display(words[1])} → reserve"
+            return Phrase(N_("{card} → reserve"), card=display(words[1]))
         if words[0] == "put" and len(words) == 3 and words[2] in _PILE_WORDS:
             card, p = words[1], int(words[2])
             monster = view["piles"][p - 1]["monster"]
-            target = display(monster) if monster else f"pile {p} (cleared)"
+            target = (display(monster) if monster
+                      else Phrase(N_("pile {pile} (cleared)"), pile=p))
             from_reserve = card not in view["hand"] and card in view["reserve"][-1:]
-            return f"{'From reserve: ' if from_reserve else ''}{display(card)} → {target}"
+            if from_reserve:
+                return Phrase(N_("From reserve: {card} → {target}"), card=display(card),
+                              target=target)
+            return Phrase("{card} → {target}", card=display(card), target=target)
         return action
 
     def score(self, s: ClearState) -> list[int]:
@@ -407,30 +438,36 @@ class ClearTheDungeon(Game[ClearState]):
         # The monsters slain, and no spare cards: the power cards left are spare only for a
         # player who cleared the dungeon or played until stuck.
         slain = slain_count(s)
-        return [slain, 0], f"resigned with {slain} of 12 monsters slain"
+        return [slain, 0], Phrase(N_("resigned with {slain} of {monsters} monsters slain"),
+                                  slain=slain, monsters=MONSTERS)
 
     def score_text(self, s: ClearState) -> str:
         if s.outcome == "won":
-            return f"cleared the dungeon, {_cards(spare_cards(s))} to spare"
-        return f"{slain_count(s)} of {MONSTERS} monsters"
+            return counted(Nn_("cleared the dungeon, {count} card to spare",
+                               "cleared the dungeon, {count} cards to spare"), spare_cards(s))
+        return Phrase(N_("{slain} of {monsters} monsters"), slain=slain_count(s),
+                      monsters=MONSTERS)
 
     def prompt(self, s: ClearState) -> str:
         if s.outcome == "won":
-            return f"You cleared the dungeon with {_cards(spare_cards(s))} to spare."
+            return counted(Nn_("You cleared the dungeon with {count} card to spare.",
+                               "You cleared the dungeon with {count} cards to spare."),
+                           spare_cards(s))
         if s.outcome == "stuck":
-            return f"You are stuck with {slain_count(s)} of {MONSTERS} monsters slain."
+            return Phrase(N_("You are stuck with {slain} of {monsters} monsters slain."),
+                          slain=slain_count(s), monsters=MONSTERS)
         if all(c is None for c in s.hand):
-            return "Play the reserve's top card onto a monster."
-        return "Play a card onto a monster, or put one on the reserve."
+            return Phrase(N_("Play the reserve's top card onto a monster."))
+        return Phrase(N_("Play a card onto a monster, or put one on the reserve."))
 
     def needs(self, monster: str, on: tuple[str, ...]) -> str:
         """What the next attack card on ``monster`` must be, in a few words."""
         power = POWER[monster]
         if not on:
-            return f"1st card: {_at_least(power - 10)}"
+            return Phrase(N_("1st card: {need}"), need=_at_least(power - 10))
         if len(on) == 1:
-            return f"2nd card: {_at_least(power - VALUE[on[0]])}"
-        return f"3rd card: a {_SUIT_SINGULAR[monster[-1]]} or a joker"
+            return Phrase(N_("2nd card: {need}"), need=_at_least(power - VALUE[on[0]]))
+        return Phrase(N_("3rd card: a {suit} or a joker"), suit=_SUIT_SINGULAR[monster[-1]])
 
     def view(self, state: ClearState) -> dict[str, Any]:
         piles = []
@@ -458,18 +495,19 @@ class ClearTheDungeon(Game[ClearState]):
 
     def text(self, state: ClearState) -> str:
         v = self.view(state)
-        lines = [
-            f"{self.title} ({v['variant']}) · seed {v['seed']} · move {v['moves']}",
-            *(f"Pile {n}: {pile_text(p)}" for n, p in enumerate(v["piles"], start=1)),
-            f"Hand: {hand_text(v['hand'])}",
-            f"Reserve: {reserve_text(v['reserve'])}",
-            f"Power deck: {power_deck_text(v['talon'])}",
-            f"Slain: {slain_text(v['slain'])}",
-            *(f"  ▸ {e}" for e in v["events"]),
-            f"Score: {v['score_text']}",
+        return lines(
+            Phrase(N_("{game} ({variant}) · seed {seed} · move {move}"), game=self.title,
+                   variant=self.variant_name(v["variant"]), seed=v["seed"], move=v["moves"]),
+            *(Phrase(N_("Pile {pile}: {words}"), pile=n, words=pile_text(p))
+              for n, p in enumerate(v["piles"], start=1)),
+            Phrase(N_("Hand: {hand}"), hand=hand_text(v["hand"])),
+            Phrase(N_("Reserve: {reserve}"), reserve=reserve_text(v["reserve"])),
+            Phrase(N_("Power deck: {deck}"), deck=power_deck_text(v["talon"])),
+            Phrase(N_("Slain: {slain}"), slain=slain_text(v["slain"])),
+            *(Phrase("  ▸ {event}", event=e) for e in v["events"]),
+            Phrase(N_("Score: {score}"), score=v["score_text"]),
             v["prompt"],
-        ]
-        return "\n".join(lines)
+        )
 
 
 # ----- helpers -----------------------------------------------------------------------------
@@ -492,14 +530,10 @@ def _replaced(items: tuple[Any, ...], i: int, item: Any) -> tuple[Any, ...]:
 def _at_least(need: int) -> str:
     """How a player reads "value >= need" for a power card (jokers count 10)."""
     if need <= 1:
-        return "any card"
+        return Phrase(N_("any card"))
     if need >= 10:
-        return "a 10 or a joker"
-    return f"{need} or more"
-
-
-def _cards(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}"
+        return Phrase(N_("a 10 or a joker"))
+    return Phrase(N_("{need} or more"), need=need)
 
 
 CLEAR = ClearTheDungeon()

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from rules.cards import JOKERS, display
 from rules.clear.engine import ATTACK_CARDS, VALUE, ClearState, fits
+from rules.words import N_, Phrase
 
 
 class ClearHints:
@@ -54,19 +55,24 @@ class ClearHints:
         words = action.split(" ")
         card = words[1]
         if words[0] == "reserve":
-            return f"reserve {display(card)}: it is worth more later than anywhere now"
+            return Phrase(N_("reserve {card}: it is worth more later than anywhere now"),
+                          card=display(card))
         i = int(words[2]) - 1
         monster = s.piles[i][-1]
         played = len(s.attack[i])
-        source = " from the reserve" if card not in s.hand else ""
+        hand = card in s.hand
         if played == ATTACK_CARDS - 1:
-            return f"put {display(card)}{source} on pile {i + 1}: it finishes {display(monster)}"
-        if played == 1:
-            return (
-                f"put {display(card)}{source} on pile {i + 1}: {display(monster)} then needs "
-                "only a card of its suit"
-            )
-        return f"put {display(card)}{source} on pile {i + 1}: it starts on {display(monster)}"
+            template = (N_("put {card} on pile {pile}: it finishes {monster}") if hand else
+                        N_("put {card} from the reserve on pile {pile}: it finishes {monster}"))
+        elif played == 1:
+            template = (N_("put {card} on pile {pile}: {monster} then needs only a card of its "
+                           "suit") if hand else
+                        N_("put {card} from the reserve on pile {pile}: {monster} then needs "
+                           "only a card of its suit"))
+        else:
+            template = (N_("put {card} on pile {pile}: it starts on {monster}") if hand else
+                        N_("put {card} from the reserve on pile {pile}: it starts on {monster}"))
+        return Phrase(template, card=display(card), pile=i + 1, monster=display(monster))
 
 
 def _spares(card: str, other: str, earlier: bool) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.recap import RESIGNED, Recap, Tally
+from rules.words import N_, Phrase
 
 NONE_SLAIN = "⬜"
 ONE_SLAIN = "🟩"
@@ -46,11 +47,11 @@ def slain_symbol(count: int) -> str:
 RECAP = Recap(
     tally=ClearHands,
     legend=(
-        (NONE_SLAIN, "none slain"),
-        (ONE_SLAIN, "one slain"),
-        (MORE_SLAIN, "two or more"),
-        (STUCK, "stuck"),
-        (RESIGNED, "resigned"),
+        (NONE_SLAIN, Phrase(N_("none slain"))),
+        (ONE_SLAIN, Phrase(N_("one slain"))),
+        (MORE_SLAIN, Phrase(N_("two or more"))),
+        (STUCK, Phrase(N_("stuck"))),
+        (RESIGNED, Phrase(N_("resigned"))),
     ),
     marks={"won": "🏆", "stuck": "🧱"},
 )

@@ -36,6 +36,7 @@ from rules.clear.engine import (
     Piles,
 )
 from rules.search import Score
+from rules.words import N_, Nn_, Phrase, counted
 
 
 class ClearStrategy:
@@ -87,8 +88,10 @@ class ClearStrategy:
     def bound_text(self, score: Score) -> str:
         slain, spare = score
         if slain == MONSTERS:
-            return f"at least a clear with {spare} card{'s' if spare != 1 else ''} to spare"
-        return f"at least {slain} of {MONSTERS} monsters"
+            return counted(Nn_("at least a clear with {count} card to spare",
+                               "at least a clear with {count} cards to spare"), spare)
+        return Phrase(N_("at least {slain} of {monsters} monsters"), slain=slain,
+                      monsters=MONSTERS)
 
 
 _JOKER = "*"

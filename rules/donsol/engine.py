@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from rules.cards import CANONICAL, display, display_long, name
 from rules.deal import check_seed, shuffle_from
 from rules.engine import Game, state_builder
-from rules.words import plural, scaled_bar
+from rules.words import N_, Nn_, Phrase, counted, lines, scaled_bar
 
 MAX_HP = 21
 ROOM_SIZE = 4
@@ -88,6 +88,10 @@ _ROLE: dict[str, str] = {c: role(c) for c in DECK}
 _MONSTERS: frozenset[str] = frozenset(c for c in DECK if is_monster(c))
 _SHOWN: dict[str, str] = {c: display(c) for c in DECK}
 _TAKE: dict[str, str] = {c: f"take {c}" for c in DECK}
+#: The game's words that have no field, made once.
+_OVER = Phrase(N_("The game is over."))
+_SICK_AGAIN = Phrase(N_("Another potion right away would do nothing: you feel sick."))
+_NO_LONGER_SICK = Phrase(N_("You are no longer sick."))
 
 
 def _show(cards: tuple[str, ...]) -> str:
@@ -98,7 +102,12 @@ def _show(cards: tuple[str, ...]) -> str:
 # ----- the words a board shows (the terminal and Discord alike) ---------------------------
 
 ROLE_EMOJI: dict[str, str] = {"monster": "⚔️", "shield": "🛡️", "potion": "🧪"}
-ROLE_VERB: dict[str, str] = {"monster": "Fight", "shield": "Equip", "potion": "Drink"}
+#: The button label of taking a card of each role (``Fight J♣ (11)``).
+ROLE_LABEL: dict[str, str] = {
+    "monster": N_("Fight {card} ({value})"),
+    "shield": N_("Equip {card} ({value})"),
+    "potion": N_("Drink {card} ({value})"),
+}
 
 
 def health_text(hp: int) -> str:
@@ -110,36 +119,44 @@ def shield_text(view: dict[str, Any]) -> str:
     """The shield, its strength and what it still blocks."""
     shield = view["shield"]
     if not shield:
-        return "None: monsters hit in full"
+        return Phrase(N_("None: monsters hit in full"))
     text = f"🛡️ {display(shield)} ({value(shield)})"
     last = view["shield_last"]
     if last is None:
-        return f"{text}, fresh: blocks {value(shield)} of any monster's damage"
+        return Phrase(N_("{shield}, fresh: blocks {value} of any monster's damage"),
+                      shield=text, value=value(shield))
     on_it = view.get("shield_monsters") or []
-    last_card = f"{display(on_it[-1])} " if on_it else ""
-    return f"{text}, last monster {last_card}({last}): breaks on {last} or more"
+    if on_it:
+        return Phrase(N_("{shield}, last monster {card} ({last}): breaks on {last} or more"),
+                      shield=text, card=display(on_it[-1]), last=last)
+    return Phrase(N_("{shield}, last monster ({last}): breaks on {last} or more"),
+                  shield=text, last=last)
 
 
 def sickness_text(sick: bool) -> str:
     """Whether the next potion heals."""
-    return "🤢 Sick: the next potion heals nothing" if sick else "Not sick"
+    return Phrase(N_("🤢 Sick: the next potion heals nothing") if sick else N_("Not sick"))
 
 
 def room_text(room: list[str] | tuple[str, ...]) -> str:
     """The room's cards, each with its role and value: ``🛡️ 3♦ (3)  ⚔️ J♣ (11)``."""
     if not room:
         return "—"
-    return "  ".join(f"{ROLE_EMOJI[role(c)]} {display_long(c)} ({value(c)})" for c in room)
+    # A card's words are a field of their own (a joker's name is a phrase).
+    return lines(*(Phrase("{emoji} {card} ({value})", emoji=ROLE_EMOJI[role(c)],
+                          card=display_long(c), value=value(c)) for c in room), sep="  ")
 
 
 def dungeon_text(view: dict[str, Any]) -> str:
     """``50 cards left to deal · 1/54 cards taken``."""
-    return f"{plural(view['dungeon'], 'card')} left to deal · {view['xp']}/{DECK_SIZE} cards taken"
+    return counted(Nn_("{count} card left to deal · {xp}/{total} cards taken",
+                       "{count} cards left to deal · {xp}/{total} cards taken"),
+                   view["dungeon"], xp=view["xp"], total=DECK_SIZE)
 
 
 def take_label(card: str) -> str:
     """What taking ``card`` means: ``Fight J♣ (11)``, ``Fight red joker 🃏 (21)``."""
-    return f"{ROLE_VERB[role(card)]} {display_long(card)} ({value(card)})"
+    return Phrase(ROLE_LABEL[role(card)], card=display_long(card), value=value(card))
 
 
 class Donsol(Game[DonsolState]):
@@ -151,7 +168,14 @@ class Donsol(Game[DonsolState]):
     state_type = DonsolState
     deck = DECK
     stat = (0, "cards")
+    stat_units = Nn_("{count} card", "{count} cards")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "dead": "loss"}
+    outcome_names: ClassVar[dict[str, str]] = {"won": N_("won"), "dead": N_("dead")}
+    variant_names: ClassVar[dict[str, str]] = {
+        "normal": N_("normal"), "easy": N_("easy"), "hard": N_("hard"),
+    }
+    #: 2: events are dumped with their templates and fields.
+    format_version = 2
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> DonsolState:
         cards, used = self.deal_order(seed, self.deck, deck)
@@ -159,7 +183,8 @@ class Donsol(Game[DonsolState]):
         # DonsolState(variant, seed, stream=used, dungeon, room, events=...), defaults spelt out.
         return _build(
             variant, seed, used, dungeon, room, MAX_HP, None, None, (), (), False, False, True,
-            0, 0, None, (f"You enter the dungeon. The first room: {_show(room)}.",),
+            0, 0, None,
+            (Phrase(N_("You enter the dungeon. The first room: {cards}."), cards=_show(room)),),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -167,21 +192,22 @@ class Donsol(Game[DonsolState]):
     def escape_refusal(self, s: DonsolState) -> str | None:
         """Why escaping is not allowed now, or None when it is."""
         if s.outcome is not None:
-            return "The game is over."
+            return _OVER
         if not s.dungeon:
-            return "This is the last room: there is nowhere left to run."
+            return Phrase(N_("This is the last room: there is nowhere left to run."))
         if s.first_room:
             return None
         monsters_left = not _MONSTERS.isdisjoint(s.room)
         if s.variant == "normal" and s.escaped_last:
-            return "You came into this room by escaping: clear it before you escape again."
+            return Phrase(N_(
+                "You came into this room by escaping: clear it before you escape again."))
         if s.variant == "easy" and s.escaped_last and monsters_left:
-            return (
+            return Phrase(N_(
                 "You came into this room by escaping: you may only escape again once no "
                 "monster is left here."
-            )
+            ))
         if s.variant == "hard" and monsters_left:
-            return "On hard you may only escape once no monster is left in the room."
+            return Phrase(N_("On hard you may only escape once no monster is left in the room."))
         return None
 
     def actions(self, state: DonsolState) -> list[str]:
@@ -201,15 +227,16 @@ class Donsol(Game[DonsolState]):
 
     def refusal(self, state: DonsolState, action: str) -> str:
         if state.outcome is not None:
-            return "The game is over."
+            return _OVER
         verb, _, arg = action.partition(" ")
         if verb == "take":
             if arg in state.room:
-                return f"You cannot take {display(arg)} now."
-            return f"{name(arg)} is not in this room."
+                return Phrase(N_("You cannot take {card} now."), card=display(arg))
+            return Phrase(N_("{card} is not in this room."), card=name(arg))
         if verb == "escape" and not arg:
-            return self.escape_refusal(state) or "You cannot escape now."
-        return f"{action!r} is not a Donsol move: take a card of the room, or escape."
+            return self.escape_refusal(state) or Phrase(N_("You cannot escape now."))
+        return Phrase(N_("{action} is not a Donsol move: take a card of the room, or escape."),
+                      action=repr(action))
 
     def _apply(self, state: DonsolState, action: str) -> DonsolState:
         if action == "escape":
@@ -219,7 +246,7 @@ class Donsol(Game[DonsolState]):
     def _take(self, s: DonsolState, card: str) -> DonsolState:
         # Built field by field rather than with ``dataclasses.replace``, which cost more than
         # the rest of the move; the card facts come from the tables above.
-        events: list[str] = []
+        events: list[Phrase] = []
         room = tuple([c for c in s.room if c != card])
         hp, sick = s.hp, s.sick
         shield, last, on_shield, discard = s.shield, s.shield_last, s.shield_monsters, s.discard
@@ -228,66 +255,79 @@ class Donsol(Game[DonsolState]):
         shown = _SHOWN[card]
         if kind == "potion":
             if sick:
-                events.append(f"You drink {shown}, but you are sick: it heals nothing.")
+                events.append(Phrase(N_("You drink {card}, but you are sick: it heals nothing."),
+                                     card=shown))
             else:
                 healed = min(MAX_HP, hp + worth) - hp
                 hp += healed
                 if healed:
-                    events.append(f"You drink {shown} and heal {healed} HP.")
+                    events.append(Phrase(N_("You drink {card} and heal {hp} HP."), card=shown,
+                                         hp=healed))
                 else:
-                    events.append(f"You drink {shown} at full health: it heals nothing.")
-                events.append("Another potion right away would do nothing: you feel sick.")
+                    events.append(Phrase(N_("You drink {card} at full health: it heals nothing."),
+                                         card=shown))
+                events.append(_SICK_AGAIN)
             sick = True
             discard += (card,)
         elif kind == "shield":
             if shield is not None:
                 discard += (shield, *on_shield)
-                events.append(f"You drop {_SHOWN[shield]} and take up {shown} as your shield.")
+                events.append(Phrase(N_("You drop {old} and take up {card} as your shield."),
+                                     old=_SHOWN[shield], card=shown))
             else:
-                events.append(f"You take up {shown} as your shield ({worth}).")
+                events.append(Phrase(N_("You take up {card} as your shield ({value})."),
+                                     card=shown, value=worth))
             if sick:
-                events.append("You are no longer sick.")
+                events.append(_NO_LONGER_SICK)
             shield, last, on_shield, sick = card, None, (), False
         else:
             sick = False
             if shield is None:
                 damage = worth
                 discard += (card,)
-                events.append(f"You fight {shown} bare-handed and take {damage} damage.")
+                events.append(Phrase(N_("You fight {card} bare-handed and take {damage} damage."),
+                                     card=shown, damage=damage))
             elif last is None or worth < last:
                 damage = max(0, worth - _VALUE[shield])
                 last, on_shield = worth, (*on_shield, card)
                 if damage:
-                    events.append(
-                        f"You fight {shown} ({worth}): your {_SHOWN[shield]} blocks "
-                        f"{worth - damage}, you take {damage} damage."
-                    )
+                    events.append(Phrase(
+                        N_("You fight {card} ({value}): your {shield} blocks {blocked}, "
+                           "you take {damage} damage."),
+                        card=shown, value=worth, shield=_SHOWN[shield], blocked=worth - damage,
+                        damage=damage,
+                    ))
                 else:
-                    events.append(f"Your {_SHOWN[shield]} absorbs {shown} ({worth}) completely.")
+                    events.append(Phrase(N_("Your {shield} absorbs {card} ({value}) completely."),
+                                         shield=_SHOWN[shield], card=shown, value=worth))
             else:
                 damage = worth
-                events.append(
-                    f"Your {_SHOWN[shield]} breaks on {shown} ({worth} ≥ {last}): "
-                    f"you take {damage} damage."
-                )
+                events.append(Phrase(
+                    N_("Your {shield} breaks on {card} ({value} ≥ {last}): you take {damage} "
+                       "damage."),
+                    shield=_SHOWN[shield], card=shown, value=worth, last=last, damage=damage,
+                ))
                 discard += (shield, *on_shield, card)
                 shield, last, on_shield = None, None, ()
             hp -= damage
         xp = s.xp + 1
         dungeon, escaped_last, first_room, outcome = s.dungeon, s.escaped_last, s.first_room, None
         if hp <= 0:
-            events.append(f"You fall after {xp} of {DECK_SIZE} cards.")
+            events.append(Phrase(N_("You fall after {xp} of {total} cards."), xp=xp,
+                                 total=DECK_SIZE))
             hp, outcome = 0, "dead"
         elif not room:
             # Rule 7: clearing a room resets the flag, the last room too.
             escaped_last = False
             if not dungeon:
-                events.append(f"You have cleared the whole dungeon with {hp} HP. You win!")
+                events.append(Phrase(
+                    N_("You have cleared the whole dungeon with {hp} HP. You win!"), hp=hp))
                 outcome = "won"
             else:
                 room, dungeon = dungeon[:ROOM_SIZE], dungeon[ROOM_SIZE:]
                 first_room = False
-                events.append(f"Room cleared. The next room: {_show(room)}.")
+                events.append(Phrase(N_("Room cleared. The next room: {cards}."),
+                                     cards=_show(room)))
         return _build(
             s.variant, s.seed, s.stream, dungeon, room, hp, shield, last, on_shield, discard,
             sick, escaped_last, first_room, xp, s.moves + 1, outcome, tuple(events),
@@ -299,9 +339,11 @@ class Donsol(Game[DonsolState]):
         room, dungeon = tuple(pile[:ROOM_SIZE]), tuple(pile[ROOM_SIZE:])
         left = len(s.room)
         events = (
-            f"You escape. {plural(left, 'card')} {'goes' if left == 1 else 'go'} back under "
-            "the dungeon, and it is reshuffled.",
-            f"The next room: {_show(room)}.",
+            counted(Nn_("You escape. {count} card goes back under the dungeon, and it is "
+                        "reshuffled.",
+                        "You escape. {count} cards go back under the dungeon, and it is "
+                        "reshuffled."), left),
+            Phrase(N_("The next room: {cards}."), cards=_show(room)),
         )
         return _build(
             s.variant, s.seed, position, dungeon, room, s.hp, s.shield, s.shield_last,
@@ -315,30 +357,31 @@ class Donsol(Game[DonsolState]):
         verb, _, card = action.partition(" ")
         if verb == "take" and card:
             return take_label(card)
-        return "Escape" if action == "escape" else action
+        return Phrase(N_("Escape")) if action == "escape" else action
 
     def score(self, s: DonsolState) -> list[int]:
         return [s.xp, s.hp]
 
     def resigned(self, s: DonsolState) -> tuple[list[int], str]:
         # A loss: the cards taken, no HP (as a death), so resigning never beats dying later.
-        return [s.xp, 0], f"resigned after {s.xp}/{DECK_SIZE} cards"
+        return [s.xp, 0], Phrase(N_("resigned after {xp}/{total} cards"), xp=s.xp,
+                                 total=DECK_SIZE)
 
     def score_text(self, s: DonsolState) -> str:
         if s.outcome == "won":
-            return f"won with {s.hp} HP"
+            return Phrase(N_("won with {hp} HP"), hp=s.hp)
         if s.outcome == "dead":
-            return f"died after {s.xp}/{DECK_SIZE} cards"
-        return f"{s.xp}/{DECK_SIZE} cards, {s.hp} HP"
+            return Phrase(N_("died after {xp}/{total} cards"), xp=s.xp, total=DECK_SIZE)
+        return Phrase(N_("{xp}/{total} cards, {hp} HP"), xp=s.xp, total=DECK_SIZE, hp=s.hp)
 
     def prompt(self, s: DonsolState) -> str:
         if s.outcome == "won":
-            return f"You cleared the dungeon with {s.hp} HP."
+            return Phrase(N_("You cleared the dungeon with {hp} HP."), hp=s.hp)
         if s.outcome == "dead":
-            return f"You died after {s.xp} of {DECK_SIZE} cards."
+            return Phrase(N_("You died after {xp} of {total} cards."), xp=s.xp, total=DECK_SIZE)
         if self.escape_refusal(s) is None:
-            return "Take a card from the room, or escape."
-        return "Take a card from the room."
+            return Phrase(N_("Take a card from the room, or escape."))
+        return Phrase(N_("Take a card from the room."))
 
     def view(self, state: DonsolState) -> dict[str, Any]:
         reason = self.escape_refusal(state)
@@ -361,20 +404,21 @@ class Donsol(Game[DonsolState]):
 
     def text(self, state: DonsolState) -> str:
         v = self.view(state)
-        lines = [
-            f"{self.title} ({v['variant']}) · seed {v['seed']} · move {v['moves']}",
-            f"Health: {health_text(v['hp'])}",
-            f"Shield: {shield_text(v)}",
-            f"Sickness: {sickness_text(v['sick'])}",
-            f"Room: {room_text(v['room'])}",
-            f"Dungeon: {dungeon_text(v)}",
-            *(f"  ▸ {e}" for e in v["events"]),
+        shown: list[str] = [
+            Phrase(N_("{game} ({variant}) · seed {seed} · move {move}"), game=self.title,
+                   variant=self.variant_name(v["variant"]), seed=v["seed"], move=v["moves"]),
+            Phrase(N_("Health: {health}"), health=health_text(v["hp"])),
+            Phrase(N_("Shield: {shield}"), shield=shield_text(v)),
+            Phrase(N_("Sickness: {sickness}"), sickness=sickness_text(v["sick"])),
+            Phrase(N_("Room: {room}"), room=room_text(v["room"])),
+            Phrase(N_("Dungeon: {dungeon}"), dungeon=dungeon_text(v)),
+            *(Phrase("  ▸ {event}", event=e) for e in v["events"]),
         ]
         if not v["over"] and not v["can_escape"]:
-            lines.append(f"Escape: 🚫 {v['escape_reason']}")
-        lines.append(f"Score: {v['score_text']}")
-        lines.append(v["prompt"])
-        return "\n".join(lines)
+            shown.append(Phrase(N_("Escape: 🚫 {reason}"), reason=v["escape_reason"]))
+        shown.append(Phrase(N_("Score: {score}"), score=v["score_text"]))
+        shown.append(v["prompt"])
+        return lines(*shown)
 
 
 DONSOL = Donsol()

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from rules.cards import display
 from rules.donsol.engine import DONSOL, MAX_HP, DonsolState, role, value
+from rules.words import N_, Phrase
 
 
 class DonsolHints:
@@ -48,33 +49,38 @@ class DonsolHints:
         if action == "escape":
             cost, breaks = _room_cost(world)
             if cost >= s.hp:
-                why = f"clearing this room would kill you ({s.hp} HP left)"
-            else:
-                why = f"clearing this room costs at least {cost} HP"
-                if breaks:
-                    why += " and the shield would break"
-            return f"escape: {why}"
+                return Phrase(N_("escape: clearing this room would kill you ({hp} HP left)"),
+                              hp=s.hp)
+            if breaks:
+                return Phrase(N_("escape: clearing this room costs at least {cost} HP and the "
+                                 "shield would break"), cost=cost)
+            return Phrase(N_("escape: clearing this room costs at least {cost} HP"), cost=cost)
         card = action.split(" ")[1]
         after = DONSOL.apply(world, action)
         kind = role(card)
+        shown = display(card)
         if kind == "potion":
             if s.sick:
-                return (f"drink {display(card)}: it heals nothing while you are sick, "
-                        "but costs nothing")
+                return Phrase(N_("drink {card}: it heals nothing while you are sick, but costs "
+                                 "nothing"), card=shown)
             healed = after.hp - s.hp
             if healed:
-                return f"drink {display(card)}: heals {healed} HP"
-            return f"drink {display(card)}: it heals nothing at full health, but costs nothing"
+                return Phrase(N_("drink {card}: heals {hp} HP"), card=shown, hp=healed)
+            return Phrase(N_("drink {card}: it heals nothing at full health, but costs nothing"),
+                          card=shown)
         if kind == "shield":
             if s.shield is None:
-                return f"take up {display(card)}: a shield for the monsters ahead"
-            return f"take up {display(card)}: it blocks more than your worn {display(s.shield)}"
+                return Phrase(N_("take up {card}: a shield for the monsters ahead"), card=shown)
+            return Phrase(N_("take up {card}: it blocks more than your worn {shield}"),
+                          card=shown, shield=display(s.shield))
         lost = s.hp - after.hp
         if lost == 0:
-            return f"fight {display(card)}: your shield absorbs it"
+            return Phrase(N_("fight {card}: your shield absorbs it"), card=shown)
         if after.shield is None and s.shield is not None:
-            return f"fight {display(card)}: {lost} damage and the shield breaks, the least bad here"
-        return f"fight {display(card)} now: {lost} damage while you can afford it"
+            return Phrase(N_("fight {card}: {damage} damage and the shield breaks, the least bad "
+                             "here"), card=shown, damage=lost)
+        return Phrase(N_("fight {card} now: {damage} damage while you can afford it"),
+                      card=shown, damage=lost)
 
 
 def _heals(s: DonsolState, potion: str) -> int:

@@ -7,6 +7,7 @@ health or more); 🟦 escaped (whatever was taken before); 🟥 died here; 🟫 
 from __future__ import annotations
 
 from rules.recap import DIED, HEAVY, HURT, LEFT, RESIGNED, UNHARMED, Recap, Rooms
+from rules.words import N_, Phrase
 
 
 class DonsolRooms(Rooms):
@@ -16,12 +17,12 @@ class DonsolRooms(Rooms):
 RECAP = Recap(
     tally=DonsolRooms,
     legend=(
-        (UNHARMED, "unhurt"),
-        (HURT, "hurt"),
-        (HEAVY, "heavy hit"),
-        (LEFT, "escaped"),
-        (DIED, "died"),
-        (RESIGNED, "resigned"),
+        (UNHARMED, Phrase(N_("unhurt"))),
+        (HURT, Phrase(N_("hurt"))),
+        (HEAVY, Phrase(N_("heavy hit"))),
+        (LEFT, Phrase(N_("escaped"))),
+        (DIED, Phrase(N_("died"))),
+        (RESIGNED, Phrase(N_("resigned"))),
     ),
     marks={"won": "🏆", "dead": "💀"},
 )

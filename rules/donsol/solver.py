@@ -34,6 +34,7 @@ from rules.donsol.engine import (
     value,
 )
 from rules.search import Score
+from rules.words import N_, Phrase
 
 _WORTH = {c: value(c) for c in DECK}
 _POTIONS = frozenset(c for c in DECK if role(c) == "potion")
@@ -139,5 +140,5 @@ class DonsolStrategy:
         """The found score as a lower bound, in words."""
         xp, hp = score
         if xp == DECK_SIZE and hp > 0:
-            return f"at least a win with {hp} HP"
-        return f"at least {xp}/{DECK_SIZE} cards"
+            return Phrase(N_("at least a win with {hp} HP"), hp=hp)
+        return Phrase(N_("at least {xp}/{total} cards"), xp=xp, total=DECK_SIZE)

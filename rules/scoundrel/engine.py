@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from rules.cards import CANONICAL, JOKERS, display, name
 from rules.deal import shuffle_from
 from rules.engine import Game, state_builder
-from rules.words import plural, scaled_bar
+from rules.words import N_, Nn_, Phrase, counted, lines, scaled_bar
 
 MAX_HP = 20
 ROOM_SIZE = 4
@@ -48,6 +48,8 @@ _PARSED: dict[str, tuple[str, str]] = {
 }
 AVOID = "avoid"
 _SHOWN = {c: display(c) for c in DECK}
+_OVER = Phrase(N_("The game is over."))
+_AVOIDED = Phrase(N_("You avoid the room: its four cards go under the dungeon."))
 
 
 def _show(cards: tuple[str, ...]) -> str:
@@ -110,19 +112,20 @@ def weapon_text(view: dict[str, Any]) -> str:
     """The weapon, its value and what it may still slay."""
     weapon = view["weapon"]
     if not weapon:
-        return "None: every monster is fought barehanded"
+        return Phrase(N_("None: every monster is fought barehanded"))
     text = f"🗡️ {display(weapon)} ({VALUE[weapon]})"
     last = view["weapon_last"]
     if last is None:
-        return f"{text}, fresh: it may slay any monster"
-    return f"{text}, last slew {display(view['slain'][-1])}: slays monsters of {last} or less"
+        return Phrase(N_("{weapon}, fresh: it may slay any monster"), weapon=text)
+    return Phrase(N_("{weapon}, last slew {card}: slays monsters of {last} or less"),
+                  weapon=text, card=display(view["slain"][-1]), last=last)
 
 
 def potion_text(potions_taken: int) -> str:
     """Whether the next potion of this room heals."""
     if potions_taken:
-        return "Taken in this room: another potion here heals nothing"
-    return "The first potion of this room heals"
+        return Phrase(N_("Taken in this room: another potion here heals nothing"))
+    return Phrase(N_("The first potion of this room heals"))
 
 
 def room_text(room: list[str] | tuple[str, ...]) -> str:
@@ -134,24 +137,24 @@ def room_text(room: list[str] | tuple[str, ...]) -> str:
 
 def dungeon_text(view: dict[str, Any]) -> str:
     """``37 cards left to deal · 120 in monsters left``."""
-    return (
-        f"{plural(view['dungeon'], 'card')} left to deal · "
-        f"{view['monster_value_left']} in monsters left"
-    )
+    return counted(Nn_("{count} card left to deal · {value} in monsters left",
+                       "{count} cards left to deal · {value} in monsters left"),
+                   view["dungeon"], value=view["monster_value_left"])
 
 
 def card_label(view: dict[str, Any], verb: str, card: str) -> str:
     """What a card action does: ``Equip 7♦ (7)``, ``Drink 9♥ (+5 HP)``, ``Fight 5♣ (−0 HP)``."""
     worth = VALUE[card]
+    shown = display(card)
     if verb == "take" and ROLE[card] == WEAPON:
-        return f"Equip {display(card)} ({worth})"
+        return Phrase(N_("Equip {card} ({value})"), card=shown, value=worth)
     if verb == "take":
         healed = 0 if view["potions_taken"] else min(MAX_HP, view["hp"] + worth) - view["hp"]
-        return f"Drink {display(card)} (+{healed} HP)"
+        return Phrase(N_("Drink {card} (+{hp} HP)"), card=shown, hp=healed)
     if verb == "fight":
         damage = max(0, worth - VALUE[view["weapon"]])
-        return f"Fight {display(card)} (−{damage} HP)"
-    return f"Fist {display(card)} (−{worth} HP)"
+        return Phrase(N_("Fight {card} (−{hp} HP)"), card=shown, hp=damage)
+    return Phrase(N_("Fist {card} (−{hp} HP)"), card=shown, hp=worth)
 
 
 class Scoundrel(Game[ScoundrelState]):
@@ -164,6 +167,10 @@ class Scoundrel(Game[ScoundrelState]):
     deck = DECK
     stat = (0, "points")
     outcomes: ClassVar[dict[str, str]] = {"won": "win", "dead": "loss"}
+    outcome_names: ClassVar[dict[str, str]] = {"won": N_("won"), "dead": N_("dead")}
+    variant_names: ClassVar[dict[str, str]] = {"standard": N_("standard")}
+    #: 2: events are dumped with their templates and fields.
+    format_version = 2
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> ScoundrelState:
         if deck is None:
@@ -177,7 +184,8 @@ class Scoundrel(Game[ScoundrelState]):
         # default spelt out.
         return _build(
             variant, seed, used, cards[ROOM_SIZE:], room, MAX_HP, None, (), 0, 0, 0, False,
-            None, 0, 0, None, (f"You enter the dungeon. The first room: {_show(room)}.",),
+            None, 0, 0, None,
+            (Phrase(N_("You enter the dungeon. The first room: {cards}."), cards=_show(room)),),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -185,13 +193,13 @@ class Scoundrel(Game[ScoundrelState]):
     def avoid_refusal(self, s: ScoundrelState) -> str | None:
         """Why avoiding is not allowed now, or None when it is."""
         if s.outcome is not None:
-            return "The game is over."
+            return _OVER
         if s.taken:
-            return "You have started this room: face the rest of it."
+            return Phrase(N_("You have started this room: face the rest of it."))
         if len(s.room) < ROOM_SIZE:
-            return "This is the last room: there is nowhere left to avoid it to."
+            return Phrase(N_("This is the last room: there is nowhere left to avoid it to."))
         if s.avoided_last:
-            return "You avoided the last room: you may not avoid two rooms in a row."
+            return Phrase(N_("You avoided the last room: you may not avoid two rooms in a row."))
         return None
 
     def actions(self, state: ScoundrelState) -> list[str]:
@@ -213,37 +221,41 @@ class Scoundrel(Game[ScoundrelState]):
 
     def refusal(self, state: ScoundrelState, action: str) -> str:
         if state.outcome is not None:
-            return "The game is over."
+            return _OVER
         if action == AVOID:
-            return self.avoid_refusal(state) or "You cannot avoid this room now."
+            return self.avoid_refusal(state) or Phrase(N_("You cannot avoid this room now."))
         verb, _, card = action.partition(" ")
         if verb not in ("take", "fight", "fist") or not card or " " in card:
-            return (
-                f"{action!r} is not a Scoundrel move: take, fight or fist a card of the "
-                "room, or avoid it."
-            )
+            return Phrase(
+                N_("{action} is not a Scoundrel move: take, fight or fist a card of the room, "
+                   "or avoid it."), action=repr(action))
         if card not in state.room:
-            return f"{name(card)} is not in this room."
+            return Phrase(N_("{card} is not in this room."), card=name(card))
         kind = ROLE[card]
+        # The moves quoted ('fight 5C') are what the player types: never translated.
         if verb == "take" and kind == MONSTER:
             if state.weapon is not None and self._may_slay(state, card):
-                return (
-                    f"{card} is a monster: 'fight {card}' with your weapon or 'fist {card}' "
-                    "barehanded."
-                )
-            return f"{card} is a monster: 'fist {card}' barehanded."
+                return Phrase(
+                    N_("{card} is a monster: '{fight}' with your weapon or '{fist}' barehanded."),
+                    card=card, fight=f"fight {card}", fist=f"fist {card}")
+            return Phrase(N_("{card} is a monster: '{fist}' barehanded."), card=card,
+                          fist=f"fist {card}")
         if verb in ("fight", "fist") and kind != MONSTER:
-            word = "equip it" if kind == WEAPON else "drink it"
-            return f"{card} is a {kind}, not a monster: 'take {card}' to {word}."
+            if kind == WEAPON:
+                return Phrase(N_("{card} is a weapon, not a monster: '{take}' to equip it."),
+                              card=card, take=f"take {card}")
+            return Phrase(N_("{card} is a potion, not a monster: '{take}' to drink it."),
+                          card=card, take=f"take {card}")
         if verb == "fight":
             if state.weapon is None:
-                return f"You have no weapon: fight the {card} barehanded ('fist {card}')."
+                return Phrase(N_("You have no weapon: fight the {card} barehanded ('{fist}')."),
+                              card=card, fist=f"fist {card}")
             last = weapon_last(state)
-            return (
-                f"Your {state.weapon} last slew a {last}: it can only slay monsters of "
-                f"{last} or less. Fight the {card} barehanded ('fist {card}')."
-            )
-        return f"You cannot {verb} {card} now."
+            return Phrase(
+                N_("Your {weapon} last slew a {last}: it can only slay monsters of {last} or "
+                   "less. Fight the {card} barehanded ('{fist}')."),
+                weapon=state.weapon, last=last, card=card, fist=f"fist {card}")
+        return Phrase(N_("You cannot {move} now."), move=f"{verb} {card}")
 
     def is_legal(self, state: ScoundrelState, action: str) -> bool:
         # A card action is judged from the room and the weapon without building the list.
@@ -276,37 +288,38 @@ class Scoundrel(Game[ScoundrelState]):
         if verb == "take" and ROLE[card] == WEAPON:
             if weapon is not None:
                 discarded += 1 + len(slain)
-                event = (
-                    f"You drop {_SHOWN[weapon]} and equip {_SHOWN[card]} ({worth}), fresh."
-                )
+                event = Phrase(N_("You drop {old} and equip {card} ({value}), fresh."),
+                               old=_SHOWN[weapon], card=_SHOWN[card], value=worth)
             else:
-                event = f"You equip {_SHOWN[card]} ({worth})."
+                event = Phrase(N_("You equip {card} ({value})."), card=_SHOWN[card], value=worth)
             weapon, slain = card, ()
         elif verb == "take":
             discarded += 1
             if potions:
-                event = f"You drink {_SHOWN[card]}: a second potion in one room heals nothing."
+                event = Phrase(N_("You drink {card}: a second potion in one room heals nothing."),
+                               card=_SHOWN[card])
             else:
                 healed = min(MAX_HP, hp + worth) - hp
                 hp += healed
                 event = (
-                    f"You drink {_SHOWN[card]} and heal {healed} HP."
+                    Phrase(N_("You drink {card} and heal {hp} HP."), card=_SHOWN[card], hp=healed)
                     if healed
-                    else f"You drink {_SHOWN[card]} at full health: it heals nothing."
+                    else Phrase(N_("You drink {card} at full health: it heals nothing."),
+                                card=_SHOWN[card])
                 )
             potions += 1
         elif verb == "fight":
             damage = worth - VALUE[weapon] if worth > VALUE[weapon] else 0  # type: ignore[index]
             hp -= damage
             slain = (*slain, card)
-            event = (
-                f"You slay {_SHOWN[card]} ({worth}) with {_SHOWN[weapon]}"  # type: ignore[index]
-                f" and take {damage} damage."
-            )
+            event = Phrase(N_("You slay {card} ({value}) with {weapon} and take {damage} damage."),
+                           card=_SHOWN[card], value=worth, weapon=_SHOWN[weapon],  # type: ignore[index]
+                           damage=damage)
         else:
             hp -= worth
             discarded += 1
-            event = f"You fight {_SHOWN[card]} barehanded and take {worth} damage."
+            event = Phrase(N_("You fight {card} barehanded and take {damage} damage."),
+                           card=_SHOWN[card], damage=worth)
         taken = s.taken + 1
         moves = s.moves + 1
         dungeon = s.dungeon
@@ -316,10 +329,11 @@ class Scoundrel(Game[ScoundrelState]):
         events: tuple[str, ...]
         if hp <= 0:
             outcome = "dead"
-            events = (event, f"You fall with {hp} HP.")
+            events = (event, Phrase(N_("You fall with {hp} HP."), hp=hp))
         elif not room and not dungeon:
             outcome = "won"
-            events = (event, f"You have made your way through the whole dungeon with {hp} HP!")
+            events = (event, Phrase(N_("You have made your way through the whole dungeon with "
+                                       "{hp} HP!"), hp=hp))
         elif dungeon and len(room) <= 1:
             need = ROOM_SIZE - len(room)
             room, dungeon = (*room, *dungeon[:need]), dungeon[need:]
@@ -327,7 +341,8 @@ class Scoundrel(Game[ScoundrelState]):
                 known = len(dungeon)
             taken = potions = 0
             avoided = False
-            events = (event, f"The room is done. The next room: {_show(room)}.")
+            events = (event, Phrase(N_("The room is done. The next room: {cards}."),
+                                    cards=_show(room)))
         else:
             events = (event,)
         return _build(
@@ -340,8 +355,8 @@ class Scoundrel(Game[ScoundrelState]):
         room, dungeon = pile[:ROOM_SIZE], pile[ROOM_SIZE:]
         known = min(s.known_under + ROOM_SIZE, len(dungeon))
         events = (
-            "You avoid the room: its four cards go under the dungeon.",
-            f"The next room: {_show(room)}.",
+            _AVOIDED,
+            Phrase(N_("The next room: {cards}."), cards=_show(room)),
         )
         return _build(
             s.variant, s.seed, s.stream, dungeon, room, s.hp, s.weapon, s.slain, s.discarded,
@@ -365,27 +380,31 @@ class Scoundrel(Game[ScoundrelState]):
         if s.outcome == "won":
             bonus = self.bonus(s)
             if bonus:
-                return f"won with {s.hp} HP + {bonus} = {s.hp + bonus}"
-            return f"won with {s.hp} HP"
+                return Phrase(N_("won with {hp} HP + {bonus} = {total}"), hp=s.hp, bonus=bonus,
+                              total=s.hp + bonus)
+            return Phrase(N_("won with {hp} HP"), hp=s.hp)
         if s.outcome == "dead":
-            return f"died: {self.score(s)[0]}"
-        return f"{s.hp} HP, {monster_value_left(s)} in monsters left"
+            return Phrase(N_("died: {score}"), score=self.score(s)[0])
+        return Phrase(N_("{hp} HP, {value} in monsters left"), hp=s.hp,
+                      value=monster_value_left(s))
 
     def resigned(self, s: ScoundrelState) -> tuple[list[int], str]:
         # The score never falls during play, so the score so far never beats playing on.
         points = self.score(s)
-        return points, f"resigned: {points[0]}"
+        return points, Phrase(N_("resigned: {score}"), score=points[0])
 
     # ----- what a player sees --------------------------------------------------------------
 
     def prompt(self, s: ScoundrelState) -> str:
         if s.outcome == "won":
-            return f"You made it through the dungeon: {self.score_text(s)}."
+            return Phrase(N_("You made it through the dungeon: {score}."),
+                          score=self.score_text(s))
         if s.outcome == "dead":
-            return f"You died with {monster_value_left(s)} in monsters left."
+            return Phrase(N_("You died with {value} in monsters left."),
+                          value=monster_value_left(s))
         if self.avoid_refusal(s) is None:
-            return "Take a card from the room, or avoid the room."
-        return "Take a card from the room."
+            return Phrase(N_("Take a card from the room, or avoid the room."))
+        return Phrase(N_("Take a card from the room."))
 
     def view(self, state: ScoundrelState) -> dict[str, Any]:
         reason = self.avoid_refusal(state)
@@ -410,7 +429,7 @@ class Scoundrel(Game[ScoundrelState]):
 
     def label(self, view: dict[str, Any], action: str) -> str:
         if action == AVOID:
-            return "Avoid the room"
+            return Phrase(N_("Avoid the room"))
         verb, _, card = action.partition(" ")
         if card in VALUE and verb in ("take", "fight", "fist"):
             return card_label(view, verb, card)
@@ -418,20 +437,21 @@ class Scoundrel(Game[ScoundrelState]):
 
     def text(self, state: ScoundrelState) -> str:
         v = self.view(state)
-        lines = [
-            f"{self.title} · seed {v['seed']} · move {v['moves']}",
-            f"Health: {health_text(v['hp'])}",
-            f"Weapon: {weapon_text(v)}",
-            f"Potions: {potion_text(v['potions_taken'])}",
-            f"Room: {room_text(v['room'])}",
-            f"Dungeon: {dungeon_text(v)}",
-            *(f"  ▸ {e}" for e in v["events"]),
+        shown: list[str] = [
+            Phrase(N_("{game} · seed {seed} · move {move}"), game=self.title, seed=v["seed"],
+                   move=v["moves"]),
+            Phrase(N_("Health: {health}"), health=health_text(v["hp"])),
+            Phrase(N_("Weapon: {weapon}"), weapon=weapon_text(v)),
+            Phrase(N_("Potions: {potions}"), potions=potion_text(v["potions_taken"])),
+            Phrase(N_("Room: {room}"), room=room_text(v["room"])),
+            Phrase(N_("Dungeon: {dungeon}"), dungeon=dungeon_text(v)),
+            *(Phrase("  ▸ {event}", event=e) for e in v["events"]),
         ]
         if not v["over"] and not v["can_avoid"]:
-            lines.append(f"Avoid: 🚫 {v['avoid_reason']}")
-        lines.append(f"Score: {v['score_text']}")
-        lines.append(v["prompt"])
-        return "\n".join(lines)
+            shown.append(Phrase(N_("Avoid: 🚫 {reason}"), reason=v["avoid_reason"]))
+        shown.append(Phrase(N_("Score: {score}"), score=v["score_text"]))
+        shown.append(v["prompt"])
+        return lines(*shown)
 
 
 SCOUNDREL = Scoundrel()

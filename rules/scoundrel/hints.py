@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from rules.cards import display
 from rules.scoundrel.engine import MAX_HP, ROLE, ROOM_DONE, SCOUNDREL, VALUE, ScoundrelState
+from rules.words import N_, Phrase
 
 
 def _room_cost(s: ScoundrelState) -> int:
@@ -57,59 +58,83 @@ class ScoundrelHints:
         if action == "avoid":
             cost = _room_cost(state)
             if cost >= state.hp:
-                return f"avoid: facing this room would kill you ({state.hp} HP left)"
+                return Phrase(N_("avoid: facing this room would kill you ({hp} HP left)"),
+                              hp=state.hp)
             if cost > 0:
-                return f"avoid: facing this room costs at least {cost} HP"
-            return "avoid: its cards wait under the dungeon for a better moment"
+                return Phrase(N_("avoid: facing this room costs at least {cost} HP"), cost=cost)
+            return Phrase(N_("avoid: its cards wait under the dungeon for a better moment"))
         verb, _, card = action.partition(" ")
         after = SCOUNDREL.apply(world, action)
         shown = display(card)
+        why: str
         if verb == "take" and ROLE[card] == "weapon":
             why = self._weapon_reason(state, card)
         elif verb == "take":
             healed = after.hp - state.hp
             if state.potions_taken:
-                why = f"drink {shown}: it heals nothing (this room's potion is used), but clears it"
+                why = Phrase(N_("drink {card}: it heals nothing (this room's potion is used), "
+                                "but clears it"), card=shown)
             elif healed:
-                why = f"drink {shown}: heals {healed} HP"
+                why = Phrase(N_("drink {card}: heals {hp} HP"), card=shown, hp=healed)
             else:
-                why = f"drink {shown}: nothing to heal at {MAX_HP} HP, but it clears it"
+                why = Phrase(N_("drink {card}: nothing to heal at {hp} HP, but it clears it"),
+                             card=shown, hp=MAX_HP)
         else:
             why = self._monster_reason(state, verb, card, after)
         if after.outcome == "won":
             bonus = SCOUNDREL.bonus(after)
-            why += f"; the last card: a win{f' with a bonus of {bonus}' if bonus else ''}"
+            if bonus:
+                return Phrase(N_("{reason}; the last card: a win with a bonus of {bonus}"),
+                              reason=why, bonus=bonus)
+            return Phrase(N_("{reason}; the last card: a win"), reason=why)
         return why
 
     @staticmethod
     def _weapon_reason(s: ScoundrelState, card: str) -> str:
         shown = display(card)
         if s.weapon is None:
-            return f"equip {shown}: a weapon for the monsters ahead"
+            return Phrase(N_("equip {card}: a weapon for the monsters ahead"), card=shown)
         old = display(s.weapon)
         if VALUE[card] > VALUE[s.weapon]:
-            return f"equip {shown}: it strikes harder than your {old}"
+            return Phrase(N_("equip {card}: it strikes harder than your {weapon}"), card=shown,
+                          weapon=old)
         if s.slain:
             last = VALUE[s.slain[-1]]
-            return f"equip {shown}: fresh, while your {old} only slays monsters of {last} or less"
-        return f"equip {shown}: a fresh weapon in place of your {old}"
+            return Phrase(N_("equip {card}: fresh, while your {weapon} only slays monsters of "
+                             "{last} or less"), card=shown, weapon=old, last=last)
+        return Phrase(N_("equip {card}: a fresh weapon in place of your {weapon}"), card=shown,
+                      weapon=old)
 
     @staticmethod
     def _monster_reason(s: ScoundrelState, verb: str, card: str, after: ScoundrelState) -> str:
         shown, worth = display(card), VALUE[card]
         lost = s.hp - after.hp
-        falls = ", and you fall" if after.outcome == "dead" else ""
+        why: Phrase
         if verb == "fight":
             weapon = display(s.weapon or "")
             if not lost:
-                return f"fight {shown} with {weapon}: no damage{falls}"
-            return f"fight {shown} with {weapon}: {lost} damage instead of {worth}{falls}"
-        if s.weapon is None:
-            return f"fist {shown}: {worth} damage, with no weapon to take it on{falls}"
-        weapon = display(s.weapon)
-        last = VALUE[s.slain[-1]] if s.slain else None
-        if last is not None and worth > last:
-            return f"fist {shown}: your {weapon} cannot slay it ({worth} > {last}){falls}"
-        keeps = "any monster" if last is None else f"monsters of {last} or less"
-        return f"fist {shown}: {worth} damage, and your {weapon} still slays {keeps}{falls}"
+                why = Phrase(N_("fight {card} with {weapon}: no damage"), card=shown,
+                             weapon=weapon)
+            else:
+                why = Phrase(N_("fight {card} with {weapon}: {damage} damage instead of "
+                                "{value}"), card=shown, weapon=weapon, damage=lost, value=worth)
+        elif s.weapon is None:
+            why = Phrase(N_("fist {card}: {damage} damage, with no weapon to take it on"),
+                         card=shown, damage=worth)
+        else:
+            weapon = display(s.weapon)
+            last = VALUE[s.slain[-1]] if s.slain else None
+            if last is not None and worth > last:
+                why = Phrase(N_("fist {card}: your {weapon} cannot slay it ({value} > {last})"),
+                             card=shown, weapon=weapon, value=worth, last=last)
+            elif last is None:
+                why = Phrase(N_("fist {card}: {damage} damage, and your {weapon} still slays "
+                                "any monster"), card=shown, damage=worth, weapon=weapon)
+            else:
+                why = Phrase(N_("fist {card}: {damage} damage, and your {weapon} still slays "
+                                "monsters of {last} or less"), card=shown, damage=worth,
+                             weapon=weapon, last=last)
+        if after.outcome == "dead":
+            return Phrase(N_("{reason}, and you fall"), reason=why)
+        return why
 

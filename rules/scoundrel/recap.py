@@ -8,6 +8,7 @@ third of full health or more); 🟦 avoided (nothing of it was taken: avoiding n
 from __future__ import annotations
 
 from rules.recap import DIED, HEAVY, HURT, LEFT, RESIGNED, UNHARMED, Recap, Rooms
+from rules.words import N_, Phrase
 
 
 class ScoundrelRooms(Rooms):
@@ -17,12 +18,12 @@ class ScoundrelRooms(Rooms):
 RECAP = Recap(
     tally=ScoundrelRooms,
     legend=(
-        (UNHARMED, "unhurt"),
-        (HURT, "hurt"),
-        (HEAVY, "heavy hit"),
-        (LEFT, "avoided"),
-        (DIED, "died"),
-        (RESIGNED, "resigned"),
+        (UNHARMED, Phrase(N_("unhurt"))),
+        (HURT, Phrase(N_("hurt"))),
+        (HEAVY, Phrase(N_("heavy hit"))),
+        (LEFT, Phrase(N_("avoided"))),
+        (DIED, Phrase(N_("died"))),
+        (RESIGNED, Phrase(N_("resigned"))),
     ),
     marks={"won": "🏆", "dead": "💀"},
 )

@@ -39,6 +39,7 @@ from rules.scoundrel.engine import (
     ScoundrelState,
 )
 from rules.search import Score
+from rules.words import N_, Phrase
 
 _FRESH = 99  # a fresh weapon's "last slain": above every monster
 _TOP = max(VALUE.values())  # the strongest monster
@@ -211,5 +212,5 @@ class ScoundrelStrategy:
         """The found score as a lower bound, in words."""
         (points,) = score
         if points >= 1:
-            return f"at least a win with {points} points"
-        return f"at least {points}"
+            return Phrase(N_("at least a win with {points} points"), points=points)
+        return Phrase(N_("at least {points}"), points=points)

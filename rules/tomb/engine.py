@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 from rules.cards import CANONICAL, display, name, show
 from rules.deal import shuffle_from
 from rules.engine import Game, state_builder
-from rules.words import bar
+from rules.words import COUNTED, N_, Nn_, Phrase, bar, counted, lines
 
 #: The hit point counter, 2–10♥: never shuffled into the deck.
 HIT_POINT_HEARTS: tuple[str, ...] = tuple(f"{r}H" for r in range(2, 11))
@@ -41,14 +41,16 @@ DEADLY_DAMAGE = 9  # the 2♥ would be turned: dead
 TORCHES = 4
 KINGS = 4
 SKILL_NAMES: dict[str, str] = {
-    "JS": "Go Berserk",
-    "JD": "Disarm Mechanism",
-    "JC": "Pick Lock",
-    "JH": "Dodge Blow",
+    "JS": Phrase(N_("Go Berserk")),
+    "JD": Phrase(N_("Disarm Mechanism")),
+    "JC": Phrase(N_("Pick Lock")),
+    "JH": Phrase(N_("Dodge Blow")),
 }
 #: Which skill beats which kind of encounter (by the encounter's suit).
 SKILL_FOR: dict[str, str] = {"S": "JS", "D": "JD", "C": "JC"}
-KIND_NAMES: dict[str, str] = {"S": "monster", "D": "trap", "C": "door"}
+KIND_NAMES: dict[str, str] = {
+    "S": Phrase(N_("monster")), "D": Phrase(N_("trap")), "C": Phrase(N_("door")),
+}
 
 _NUMBERS = tuple(str(n) for n in range(2, 11))
 #: 2–10 of ♠ ♦ ♣ by number: encounters and action cards.
@@ -113,7 +115,8 @@ def score_of(hand: tuple[str, ...] | list[str]) -> tuple[int, int]:
 
 def score_words(kings: int, points: int) -> str:
     """The score as a newcomer reads it: ``1 King, 17 points`` (not the rulebook's ``1/17``)."""
-    return f"{plural(kings, 'King')}, {plural(points, 'point')}"
+    return Phrase("{kings}, {points}", kings=plural(kings, "King"),
+                  points=plural(points, "point"))
 
 
 def hp_card(damage: int) -> str | None:
@@ -162,33 +165,48 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 # The words of a turn's cards, worked out once.
 _SHOWN: dict[str, str] = {c: display(c) for c in CANONICAL}
-_ENCOUNTER_NAME: dict[str, str] = {c: f"{display(c)} {KIND_NAMES[c[-1]]}" for c in NUMBER}
-_MEET: dict[str, str] = {
-    c: f"You turn {display(c)}: " + {
-        "S": f"a monster of strength {NUMBER[c]} blocks the way.",
-        "D": f"a trap of strength {NUMBER[c]} guards the way.",
-        "C": f"a door sealed with strength {NUMBER[c]} bars the way.",
-    }[c[-1]]
+#: An encounter as the sentences name it (``the 7♠ monster``): a whole phrase per kind.
+_ENCOUNTER_NAME: dict[str, str] = {
+    c: Phrase({"S": N_("{card} monster"), "D": N_("{card} trap"), "C": N_("{card} door")}[c[-1]],
+              card=display(c))
     for c in NUMBER
 }
-_OVERCOMES: dict[str, str] = {"S": "slays", "D": "disarms", "C": "opens"}
+_MEET: dict[str, str] = {
+    c: Phrase({
+        "S": N_("You turn {card}: a monster of strength {strength} blocks the way."),
+        "D": N_("You turn {card}: a trap of strength {strength} guards the way."),
+        "C": N_("You turn {card}: a door sealed with strength {strength} bars the way."),
+    }[c[-1]], card=display(c), strength=NUMBER[c])
+    for c in NUMBER
+}
+#: What a high enough action card does to each kind of encounter.
+_OVERCOMES: dict[str, str] = {
+    "S": N_("Your {card} slays the {encounter}."),
+    "D": N_("Your {card} disarms the {encounter}."),
+    "C": N_("Your {card} opens the {encounter}."),
+}
 _TURN_JACK: dict[str, str] = {
-    c: f"You turn {display(c)}: {skill} joins your hand." for c, skill in SKILL_NAMES.items()
+    c: Phrase(N_("You turn {card}: {skill} joins your hand."), card=display(c), skill=skill)
+    for c, skill in SKILL_NAMES.items()
 }
 _TURN_TREASURE: dict[str, str] = {
-    c: f"You turn {display(c)}: "
-    + ("the Scroll of Light" if c == "RJ" else "a King's treasure")
-    + "! It waits in the turn."
+    c: Phrase(N_("You turn {card}: the Scroll of Light! It waits in the turn.") if c == "RJ"
+              else N_("You turn {card}: a King's treasure! It waits in the turn."),
+              card=display(c))
     for c in ("KS", "KH", "KD", "KC", "RJ")
 }
 
 
+def _delve(number: int) -> Phrase:
+    if number == 1:
+        return Phrase(N_("You step into the tomb: turn 1."))
+    return Phrase(N_("You delve deeper: turn {number}."), number=number)
+
+
 #: What starting delve turn n says (the deck cannot hold out for more turns than cards).
-_DELVE: tuple[str, ...] = (
-    "",
-    "You step into the tomb: turn 1.",
-    *(f"You delve deeper: turn {n}." for n in range(2, len(DECK) + 1)),
-)
+_DELVE: tuple[str, ...] = ("", *(_delve(n) for n in range(1, len(DECK) + 1)))
+_OVER = Phrase(N_("The game is over."))
+_TURN_LOST = Phrase(N_("The turn is lost."))
 
 
 def _show(cards: tuple[str, ...] | list[str]) -> str:
@@ -205,24 +223,27 @@ def hit_points_text(view: dict[str, Any]) -> str:
     """``❤️ 8♥ showing · 2 damage`` and a bar of what is still survivable, on two lines."""
     damage = view["damage"]
     if view["hp_card"] is None:
-        return f"💀 {damage} damage: the 2♥ is turned"
+        return Phrase(N_("💀 {damage} damage: the 2♥ is turned"), damage=damage)
     left = max(0, SURVIVABLE - damage)
-    return (
-        f"❤️ {display(view['hp_card'])} showing · {damage} damage\n"
-        f"{bar(left, SURVIVABLE)} {left} more survivable"
+    return lines(
+        Phrase(N_("❤️ {card} showing · {damage} damage"), card=display(view["hp_card"]),
+               damage=damage),
+        Phrase(N_("{bar} {left} more survivable"), bar=bar(left, SURVIVABLE), left=left),
     )
 
 
 def torches_text(view: dict[str, Any]) -> str:
     """``🔥 2/4 burnt out: A♠ A♥`` and the Scroll of Light's part, if any."""
     aces = [c for c in view["torches"] if c.startswith("A")]
-    text = f"🔥 {len(aces)}/{TORCHES} burnt out"
     if aces:
-        text += f": {show(aces)}"
+        text = Phrase(N_("🔥 {burnt}/{torches} burnt out: {cards}"), burnt=len(aces),
+                      torches=TORCHES, cards=show(aces))
+    else:
+        text = Phrase(N_("🔥 {burnt}/{torches} burnt out"), burnt=0, torches=TORCHES)
     if "RJ" in view["torches"]:
-        text += "\n📜 The Scroll of Light burnt instead of a 4th Ace"
-    elif "RJ" in view["hand"]:
-        text += "\n📜 Scroll of Light in hand: it saves you from the 4th Ace"
+        return lines(text, Phrase(N_("📜 The Scroll of Light burnt instead of a 4th Ace")))
+    if "RJ" in view["hand"]:
+        return lines(text, Phrase(N_("📜 Scroll of Light in hand: it saves you from the 4th Ace")))
     return text
 
 
@@ -232,55 +253,64 @@ def progress_text(view: dict[str, Any]) -> str:
     between = not view["turn"]
     if view["phase"] == "delve":
         if not between:
-            return f"⬇️ Delving: turn {delved + 1} (deeper turns cost retreat turns)"
+            return Phrase(N_("⬇️ Delving: turn {turn} (deeper turns cost retreat turns)"),
+                          turn=delved + 1)
         if delved == 0:
-            return "⬇️ At the entrance: no turn played yet"
-        return f"⬇️ Delved {plural(delved, 'turn')} · turning back now: {_way_out(delved)}"
+            return Phrase(N_("⬇️ At the entrance: no turn played yet"))
+        return counted(Nn_("⬇️ Delved {count} turn · turning back now: {way}",
+                           "⬇️ Delved {count} turns · turning back now: {way}"), delved,
+                       way=_way_out(delved))
     if view["phase"] == "retreat":
         if not between:
-            return f"↩️ Retreating: turn {back + 1} of {needed} on the way out"
-        return f"↩️ Retreating: {back} of {plural(needed or 0, 'retreat turn')} done"
-    text = f"Delved {plural(delved, 'turn')}"
+            return Phrase(N_("↩️ Retreating: turn {turn} of {needed} on the way out"),
+                          turn=back + 1, needed=needed)
+        return counted(Nn_("↩️ Retreating: {back} of {count} retreat turn done",
+                           "↩️ Retreating: {back} of {count} retreat turns done"), needed or 0,
+                       back=back)
     if needed is not None:
-        text += f", retreated {back} of {needed}"
-    return text
+        return counted(Nn_("Delved {count} turn, retreated {back} of {needed}",
+                           "Delved {count} turns, retreated {back} of {needed}"), delved,
+                       back=back, needed=needed)
+    return counted(Nn_("Delved {count} turn", "Delved {count} turns"), delved)
 
 
 def turn_text(view: dict[str, Any]) -> str:
     """The encounter (bold) and the cards of the turn so far."""
     encounter = view["encounter"]
     if encounter:
-        kind = KIND_NAMES.get(encounter[-1], "encounter")
-        head = f"Encounter: **{display(encounter)}** {kind}"
+        kind = KIND_NAMES.get(encounter[-1]) or Phrase(N_("encounter"))
+        head = Phrase(N_("Encounter: {card} {kind}"), card=f"**{display(encounter)}**", kind=kind)
     else:
-        head = "No encounter yet"
-    return f"{head}\nCards: {show(view['turn'])}"
+        head = Phrase(N_("No encounter yet"))
+    return lines(head, Phrase(N_("Cards: {cards}"), cards=show(view["turn"])))
 
 
 def hand_text(hand: list[str]) -> str:
     """The treasure and the skills in the hand, on two lines."""
     treasure = [c for c in hand if c in TREASURE_VALUE]
     skills = [c for c in hand if c in SKILL_NAMES]
-    lines = [f"💰 Treasure: {show(treasure, 'none yet')}"]
+    shown = show(treasure) if treasure else Phrase(N_("none yet"))
+    first = Phrase(N_("💰 Treasure: {cards}"), cards=shown)
     if skills:
-        lines.append("✨ Skills: " + ", ".join(f"{display(c)} {SKILL_NAMES[c]}" for c in skills))
-    else:
-        lines.append("✨ Skills: none")
-    return "\n".join(lines)
+        named = lines(*(Phrase("{card} {skill}", card=display(c), skill=SKILL_NAMES[c])
+                        for c in skills), sep=", ")
+        return lines(first, Phrase(N_("✨ Skills: {skills}"), skills=named))
+    return lines(first, Phrase(N_("✨ Skills: none")))
 
 
 def _way_out(delved: int) -> str:
-    return "out at once" if delved <= 1 else plural(delved - 1, "retreat turn")
+    return Phrase(N_("out at once")) if delved <= 1 else plural(delved - 1, "retreat turn")
 
 
 def _flip_label(view: dict[str, Any]) -> str:
     if view["turn"]:
-        return "Turn the next card"
+        return Phrase(N_("Turn the next card"))
     if view["phase"] == "retreat":
-        return f"Retreat turn {view['retreat_turns'] + 1} of {view['retreat_needed']}"
+        return Phrase(N_("Retreat turn {turn} of {needed}"), turn=view["retreat_turns"] + 1,
+                      needed=view["retreat_needed"])
     if view["delve_turns"] == 0:
-        return "Enter the tomb"
-    return f"Delve deeper (turn {view['delve_turns'] + 1})"
+        return Phrase(N_("Enter the tomb"))
+    return Phrase(N_("Delve deeper (turn {turn})"), turn=view["delve_turns"] + 1)
 
 
 def action_label(view: dict[str, Any], action: str) -> str:
@@ -289,21 +319,28 @@ def action_label(view: dict[str, Any], action: str) -> str:
     if action == "flip":
         return _flip_label(view)
     if action == "retreat":
-        return f"Turn back ({_way_out(view['delve_turns'])})"
+        return Phrase(N_("Turn back ({way})"), way=_way_out(view["delve_turns"]))
     if verb == "skill":
-        return f"{display(arg)} {SKILL_NAMES.get(arg, 'skill')}"
+        return Phrase("{card} {skill}", card=display(arg),
+                      skill=SKILL_NAMES.get(arg) or Phrase(N_("skill")))
     if action == "dodge":
-        return "Dodge the blow (J♥)"
+        return Phrase(N_("Dodge the blow ({card})"), card="J♥")
     if action == "endure":
         owed = view.get("owed")
-        return f"Take the blow ({owed} damage)" if owed else "Take the blow"
+        if owed:
+            return Phrase(N_("Take the blow ({damage} damage)"), damage=owed)
+        return Phrase(N_("Take the blow"))
     if action == "discard":
         owed = view.get("owed")
-        return f"Discard {plural(owed, 'card')} from the deck" if owed else "Discard cards"
+        if owed:
+            return counted(Nn_("Discard {count} card from the deck",
+                               "Discard {count} cards from the deck"), owed)
+        return Phrase(N_("Discard cards"))
     if verb == "drop":
-        return f"Drop {display(arg)} ({TREASURE_VALUE.get(arg, 0)})"
+        return Phrase(N_("Drop {card} ({value})"), card=display(arg),
+                      value=TREASURE_VALUE.get(arg, 0))
     if verb == "leave":
-        return f"Leave {display(arg)} to mark the turn"
+        return Phrase(N_("Leave {card} to mark the turn"), card=display(arg))
     return action
 
 
@@ -342,7 +379,7 @@ class _Table:
         # a Queen's favour is spent the moment the encounter appears.
         self.in_turn = s.encounter is not None
         self.favour = False
-        self.events: list[str] = []
+        self.events: list[str] = []  # phrases
 
     def freeze(self, s: TombState) -> TombState:
         return _build(
@@ -375,18 +412,15 @@ class _Table:
         self.in_turn = True
         if self.phase == "delve":
             number = self.delve_turns + 1
-            self.events.append(
-                _DELVE[number] if number < len(_DELVE) else f"You delve deeper: turn {number}."
-            )
+            self.events.append(_DELVE[number] if number < len(_DELVE) else _delve(number))
         else:
-            self.events.append(
-                f"You head for the exit: retreat turn {self.retreat_turns + 1} "
-                f"of {self.retreat_needed}."
-            )
+            self.events.append(Phrase(
+                N_("You head for the exit: retreat turn {turn} of {needed}."),
+                turn=self.retreat_turns + 1, needed=self.retreat_needed))
 
     def turn_card(self) -> None:
         if self.top == len(self.deck):
-            self.end("lost_in_dark", "The deck is empty: you are lost in the dark.")
+            self.end("lost_in_dark", Phrase(N_("The deck is empty: you are lost in the dark.")))
             return
         card = self.deck[self.top]
         self.top += 1
@@ -400,9 +434,8 @@ class _Table:
             self.encounter = card
             self.events.append(_MEET[card])
             if self.favour:
-                self.events.append(
-                    f"By the goddess's favour the {self.encounter_name()} gives way."
-                )
+                self.events.append(Phrase(N_("By the goddess's favour the {encounter} gives way."),
+                                          encounter=self.encounter_name()))
                 self.win()
         elif card in _TURN_JACK:
             self.hand += (card,)
@@ -411,23 +444,23 @@ class _Table:
             self.turn += (card,)
             self.events.append(_TURN_TREASURE[card])
         elif card[0] == "A":
-            self.burn(card, f"You turn {_SHOWN[card]}")
+            self.burn(card, _SHOWN[card], turned=True)
         else:  # a Queen
             shown = _SHOWN[card]
             self.turn += (card,)
             if self.encounter is not None:
-                self.events.append(
-                    f"You turn {shown}: the goddess smiles on you and the "
-                    f"{self.encounter_name()} gives way."
-                )
+                self.events.append(Phrase(
+                    N_("You turn {card}: the goddess smiles on you and the {encounter} gives way."),
+                    card=shown, encounter=self.encounter_name()))
                 self.win()
             elif self.favour:
-                self.events.append(f"You turn {shown}: the goddess already favours you.")
+                self.events.append(Phrase(N_("You turn {card}: the goddess already favours you."),
+                                          card=shown))
             else:
                 self.favour = True
-                self.events.append(
-                    f"You turn {shown}: the goddess smiles on you. The next encounter is won."
-                )
+                self.events.append(Phrase(
+                    N_("You turn {card}: the goddess smiles on you. The next encounter is won."),
+                    card=shown))
 
     def attempt(self, card: str) -> None:
         enc = self.encounter
@@ -435,46 +468,55 @@ class _Table:
         shown, strength, value = _SHOWN[card], NUMBER[enc], NUMBER[card]
         suit = enc[-1]
         if value >= strength:
-            verb = _OVERCOMES[suit]
-            self.events.append(f"Your {shown} {verb} the {_ENCOUNTER_NAME[enc]}.")
+            self.events.append(Phrase(_OVERCOMES[suit], card=shown,
+                                      encounter=_ENCOUNTER_NAME[enc]))
             self.win()
             return
         short = strength - value
         if suit == "S":
-            self.events.append(f"Your {shown} falls short: the monster hits you for {short}.")
+            self.events.append(Phrase(
+                N_("Your {card} falls short: the monster hits you for {damage}."), card=shown,
+                damage=short))
             self.blow(short)
         elif suit == "D":
-            self.events.append(f"Your {shown} falls short: the trap springs for {short}.")
+            self.events.append(Phrase(
+                N_("Your {card} falls short: the trap springs for {damage}."), card=shown,
+                damage=short))
             self.blow(short)
             if self.pending is None and self.outcome is None:
                 self.lose_turn()
         elif "JC" in self.hand:
-            self.events.append(
-                f"Your {shown} fails to open the {_SHOWN[enc]} door: pick the lock with "
-                f"J♣, or discard {short} card{_s(short)}."
-            )
+            self.events.append(counted(
+                Nn_("Your {card} fails to open the {door} door: pick the lock with {jack}, or "
+                    "discard {count} card.",
+                    "Your {card} fails to open the {door} door: pick the lock with {jack}, or "
+                    "discard {count} cards."), short, card=shown, door=_SHOWN[enc], jack="J♣"))
             self.pending, self.owed = "door", short
         else:
-            self.events.append(
-                f"Your {shown} fails to open the {_SHOWN[enc]} door: you discard "
-                f"{short} card{_s(short)}."
-            )
+            self.events.append(counted(
+                Nn_("Your {card} fails to open the {door} door: you discard {count} card.",
+                    "Your {card} fails to open the {door} door: you discard {count} cards."),
+                short, card=shown, door=_SHOWN[enc]))
             self.discard(short)
 
     def blow(self, amount: int) -> None:
         if "JH" in self.hand:
             self.pending, self.owed = "dodge", amount
-            self.events.append(f"J♥ in your hand could dodge this blow of {amount}.")
+            self.events.append(Phrase(N_("{card} in your hand could dodge this blow of {damage}."),
+                                      card="J♥", damage=amount))
         else:
             self.hurt(amount)
 
     def hurt(self, amount: int) -> None:
         self.damage += amount
         if self.damage >= DEADLY_DAMAGE:
-            self.end("dead", f"You take {amount} damage ({self.damage} in all): you die.")
+            self.end("dead", Phrase(N_("You take {damage} damage ({total} in all): you die."),
+                                    damage=amount, total=self.damage))
             return
         showing = _SHOWN[f"{10 - self.damage}H"]
-        self.events.append(f"You take {amount} damage ({self.damage} in all, {showing} showing).")
+        self.events.append(Phrase(
+            N_("You take {damage} damage ({total} in all, {card} showing)."), damage=amount,
+            total=self.damage, card=showing))
 
     def after_blow(self) -> None:
         """A blow was dodged or taken: a trap's turn is lost, a fight goes on."""
@@ -484,37 +526,37 @@ class _Table:
     def discard(self, count: int) -> None:
         for _ in range(count):
             if self.top == len(self.deck):
-                self.end("lost_in_dark", "The deck runs out while you discard: lost in the dark.")
+                self.end("lost_in_dark",
+                         Phrase(N_("The deck runs out while you discard: lost in the dark.")))
                 return
             card = self.deck[self.top]
             self.top += 1
             if card[0] == "A":
-                self.burn(card, f"You discard {_SHOWN[card]}")
+                self.burn(card, _SHOWN[card], turned=False)
                 if self.outcome is not None:
                     return
             else:
                 self.discards += (card,)
-                self.events.append(f"You discard {_SHOWN[card]}: it is out of the game.")
+                self.events.append(Phrase(N_("You discard {card}: it is out of the game."),
+                                          card=_SHOWN[card]))
         self.lose_turn()
 
-    def burn(self, ace: str, lead: str) -> None:
-        """An Ace turned up (``lead`` says how): a torch burns, or the 4th-Ace rule."""
+    def burn(self, ace: str, shown: str, turned: bool) -> None:
+        """An Ace turned up (``turned``) or discarded: a torch burns, or the 4th-Ace rule."""
         burnt = len(self.torches) - ("RJ" in self.torches)  # the Scroll burns once at most
+        words = _BURN_TURNED if turned else _BURN_DISCARDED
         if burnt < TORCHES - 1:
             self.torches += (ace,)
             left = TORCHES - 1 - burnt
-            self.events.append(f"{lead}: a torch burns out, {left} left.")
+            self.events.append(Phrase(words[0], card=shown, left=left))
         elif "RJ" in self.hand:
             self.hand = _without(self.hand, "RJ")
             self.torches += ("RJ",)
             self.deck += (ace,)
-            self.events.append(
-                f"{lead}: your last torch fails, but the Scroll of Light 🃏 burns in its "
-                f"place and {display(ace)} goes to the bottom of the deck."
-            )
+            self.events.append(Phrase(words[1], card=shown, joker="🃏", ace=display(ace)))
         else:
             self.torches += (ace,)
-            self.end("lost_in_dark", f"{lead}: your last torch burns out. Darkness falls.")
+            self.end("lost_in_dark", Phrase(words[2], card=shown))
 
     def win(self) -> None:
         treasures = list(filter(_IS_TREASURE, self.turn))
@@ -523,9 +565,8 @@ class _Table:
                 self.leave(treasures[0])
                 return
             self.pending = "leave"
-            self.events.append(
-                "The turn holds only treasure: choose one card to leave behind to mark it."
-            )
+            self.events.append(Phrase(
+                N_("The turn holds only treasure: choose one card to leave behind to mark it.")))
             return
         if treasures:
             self.collect(treasures, tuple(filterfalse(_IS_TREASURE, self.turn)))
@@ -536,12 +577,12 @@ class _Table:
         """The hand takes ``treasures``, the turn keeps ``kept`` (the rest) to mark it."""
         self.hand += tuple(treasures)
         self.turn = kept
-        self.events.append(f"You collect {_show(treasures)}.")
+        self.events.append(Phrase(N_("You collect {cards}."), cards=_show(treasures)))
         self.end_turn()
 
     def leave(self, card: str) -> None:
         self.pending = None
-        self.events.append(f"You leave {_SHOWN[card]} to mark the turn.")
+        self.events.append(Phrase(N_("You leave {card} to mark the turn."), card=_SHOWN[card]))
         rest = [c for c in self.turn if c != card]
         if rest:
             self.collect(rest, (card,))
@@ -551,9 +592,10 @@ class _Table:
     def lose_turn(self) -> None:
         lost = list(filter(_IS_TREASURE, self.turn))
         if lost:
-            self.events.append(f"The turn is lost, and {_show(lost)} with it.")
+            self.events.append(Phrase(N_("The turn is lost, and {cards} with it."),
+                                      cards=_show(lost)))
         else:
-            self.events.append("The turn is lost.")
+            self.events.append(_TURN_LOST)
         self.end_turn()
 
     def end_turn(self) -> None:
@@ -572,11 +614,13 @@ class _Table:
     def get_out(self) -> None:
         kings, points = score_of(self.hand)
         if kings == KINGS:
-            self.end("won", f"You climb out with all four Kings' hoards and "
-                            f"{plural(points, 'point')}. You win!")
+            self.end("won", counted(
+                Nn_("You climb out with all four Kings' hoards and {count} point. You win!",
+                    "You climb out with all four Kings' hoards and {count} points. You win!"),
+                points))
         else:
-            score = score_words(kings, points)
-            self.end("escaped", f"You climb out of the tomb alive with {score}.")
+            self.end("escaped", Phrase(N_("You climb out of the tomb alive with {score}."),
+                                       score=score_words(kings, points)))
 
     def end(self, outcome: str, sentence: str) -> None:
         self.outcome = outcome
@@ -588,12 +632,28 @@ class _Table:
 
     def encounter_name(self) -> str:
         enc = self.encounter
-        return _ENCOUNTER_NAME[enc] if enc else "encounter"
+        return _ENCOUNTER_NAME[enc] if enc else Phrase(N_("encounter"))
+
+
+#: What an Ace turned up (or discarded) says: a torch burns out, the Scroll of Light burns
+#: in the last one's place, or the last torch burns out.
+_BURN_TURNED: tuple[str, str, str] = (
+    N_("You turn {card}: a torch burns out, {left} left."),
+    N_("You turn {card}: your last torch fails, but the Scroll of Light {joker} burns in its "
+       "place and {ace} goes to the bottom of the deck."),
+    N_("You turn {card}: your last torch burns out. Darkness falls."),
+)
+_BURN_DISCARDED: tuple[str, str, str] = (
+    N_("You discard {card}: a torch burns out, {left} left."),
+    N_("You discard {card}: your last torch fails, but the Scroll of Light {joker} burns in "
+       "its place and {ace} goes to the bottom of the deck."),
+    N_("You discard {card}: your last torch burns out. Darkness falls."),
+)
 
 
 def _retreat(needed: int) -> str:
-    turns = "retreat turn" if needed == 1 else "retreat turns"  # _s() is defined below
-    return f"You turn back: {needed} {turns} to the way out."
+    return counted(Nn_("You turn back: {count} retreat turn to the way out.",
+                       "You turn back: {count} retreat turns to the way out."), needed)
 
 
 #: What turning back with n retreat turns ahead says, for every n a deck allows.
@@ -601,7 +661,8 @@ _RETREAT: tuple[str, ...] = tuple(_retreat(n) for n in range(len(DECK) + 1))
 
 
 def _dealt(cards: int) -> str:
-    return f"The tomb lies before you: {cards} cards, four torches, 9 hit points."
+    return Phrase(N_("The tomb lies before you: {cards} cards, four torches, 9 hit points."),
+                  cards=cards)
 
 
 _DEALT = _dealt(len(DECK))
@@ -619,6 +680,13 @@ class Tomb(Game[TombState]):
     outcomes: ClassVar[dict[str, str]] = {
         "won": "win", "escaped": "out", "dead": "loss", "lost_in_dark": "loss"
     }
+    outcome_names: ClassVar[dict[str, str]] = {
+        "won": N_("won"), "escaped": N_("escaped"), "dead": N_("dead"),
+        "lost_in_dark": N_("lost in the dark"),
+    }
+    variant_names: ClassVar[dict[str, str]] = {"standard": N_("standard")}
+    #: 2: events are dumped with their templates and fields.
+    format_version = 2
 
     def _new(self, seed: int, variant: str, deck: tuple[str, ...] | None) -> TombState:
         if deck is None:
@@ -701,7 +769,8 @@ class Tomb(Game[TombState]):
             t.retreat_needed = t.delve_turns - 1
             t.phase = "retreat"
             if t.retreat_needed == 0:
-                t.events.append("You turn back after a single turn: the way out is right there.")
+                t.events.append(Phrase(
+                    N_("You turn back after a single turn: the way out is right there.")))
                 t.get_out()
             else:
                 t.events.append(_retreat(t.retreat_needed))
@@ -710,25 +779,25 @@ class Tomb(Game[TombState]):
             t.turn += (arg,)
             if t.pending == "door":
                 t.pending, t.owed = None, 0
-                t.events.append(f"You play {display(arg)}, {SKILL_NAMES[arg]}: the lock gives.")
+                t.events.append(Phrase(N_("You play {card}, {skill}: the lock gives."),
+                                       card=display(arg), skill=SKILL_NAMES[arg]))
             else:
-                t.events.append(
-                    f"You play {display(arg)}, {SKILL_NAMES[arg]}: the {t.encounter_name()} "
-                    "is overcome."
-                )
+                t.events.append(Phrase(
+                    N_("You play {card}, {skill}: the {encounter} is overcome."),
+                    card=display(arg), skill=SKILL_NAMES[arg], encounter=t.encounter_name()))
             t.win()
         elif verb == "drop":
             t.hand = _without(t.hand, arg)
             t.turn += (arg,)
-            t.events.append(
-                f"You drop {display(arg)} to buy off the {t.encounter_name()}: no damage, "
-                "no loot."
-            )
+            t.events.append(Phrase(
+                N_("You drop {card} to buy off the {encounter}: no damage, no loot."),
+                card=display(arg), encounter=t.encounter_name()))
             t.lose_turn()
         elif verb == "dodge":
             t.hand = _without(t.hand, "JH")
             t.counter += ("JH",)
-            t.events.append(f"You dodge the blow of {t.owed} with J♥.")
+            t.events.append(Phrase(N_("You dodge the blow of {damage} with {card}."),
+                                   damage=t.owed, card="J♥"))
             t.pending, t.owed = None, 0
             t.after_blow()
         elif verb == "endure":
@@ -739,7 +808,9 @@ class Tomb(Game[TombState]):
         elif verb == "discard":
             count = t.owed
             t.pending, t.owed = None, 0
-            t.events.append(f"You keep J♣ and discard {count} card{_s(count)}.")
+            t.events.append(counted(Nn_("You keep {card} and discard {count} card.",
+                                        "You keep {card} and discard {count} cards."),
+                                    count, card="J♣"))
             t.discard(count)
         else:  # leave
             t.leave(arg)
@@ -757,76 +828,89 @@ class Tomb(Game[TombState]):
 
     def refusal(self, state: TombState, action: str) -> str:
         if state.outcome is not None:
-            return "The game is over."
+            return _OVER
         verb, _, arg = action.partition(" ")
         pending = state.pending
         waiting = {
-            "dodge": f"A blow of {state.owed} is landing: dodge it or endure it first.",
-            "door": "The door held: pick the lock with J♣ or discard first.",
-            "leave": "Choose the treasure that stays to mark the turn first.",
+            "dodge": Phrase(N_("A blow of {damage} is landing: dodge it or endure it first."),
+                            damage=state.owed),
+            "door": Phrase(N_("The door held: pick the lock with {card} or discard first."),
+                           card="J♣"),
+            "leave": Phrase(N_("Choose the treasure that stays to mark the turn first.")),
         }
         if verb == "flip" and not arg:
-            return waiting.get(pending or "", "You cannot turn a card now.")
+            return waiting.get(pending or "") or Phrase(N_("You cannot turn a card now."))
         if verb == "retreat" and not arg:
             if state.phase == "retreat":
-                return "You are already on your way out."
+                return Phrase(N_("You are already on your way out."))
             if state.encounter is not None:
-                return "You can only turn back between turns."
+                return Phrase(N_("You can only turn back between turns."))
             if state.delve_turns == 0:
-                return "You have not entered the tomb yet: turn the first card."
-            return waiting.get(pending or "", "You cannot turn back now.")
+                return Phrase(N_("You have not entered the tomb yet: turn the first card."))
+            return waiting.get(pending or "") or Phrase(N_("You cannot turn back now."))
         if verb == "skill":
             return self._skill_refusal(state, arg)
         if verb in ("dodge", "endure") and not arg:
             if pending != "dodge":
-                return "No blow is landing."
-            return "You have no J♥." if verb == "dodge" else "You cannot endure now."
+                return Phrase(N_("No blow is landing."))
+            if verb == "dodge":
+                return Phrase(N_("You have no {card}."), card="J♥")
+            return Phrase(N_("You cannot endure now."))
         if verb == "discard" and not arg:
             if pending != "door":
-                return "Only a door that held while you hold J♣ asks you to discard."
-            return "You cannot discard now."
+                return Phrase(N_("Only a door that held while you hold {card} asks you to "
+                                 "discard."), card="J♣")
+            return Phrase(N_("You cannot discard now."))
         if verb == "drop":
             return self._drop_refusal(state, arg)
         if verb == "leave":
             if pending != "leave":
-                return "You only leave a treasure behind when a won turn holds nothing else."
-            return f"{name(arg)} is not a treasure of this turn."
-        return (
-            f"{action!r} is not a Tomb move: flip, retreat, skill JS|JD|JC, dodge, endure, "
-            "discard, drop <card> or leave <card>."
-        )
+                return Phrase(N_("You only leave a treasure behind when a won turn holds nothing "
+                                 "else."))
+            return Phrase(N_("{card} is not a treasure of this turn."), card=name(arg))
+        return Phrase(
+            N_("{action} is not a Tomb move: flip, retreat, skill JS|JD|JC, dodge, endure, "
+               "discard, drop <card> or leave <card>."), action=repr(action))
 
     def _skill_refusal(self, state: TombState, card: str) -> str:
         if card == "JH":
-            return "Dodge Blow (J♥) is played with 'dodge' when a blow is about to land."
+            return Phrase(N_("{skill} ({card}) is played with 'dodge' when a blow is about to "
+                             "land."), skill=SKILL_NAMES["JH"], card="J♥")
         if card not in ("JS", "JD", "JC"):
-            return f"{name(card)} is not a skill: play JS, JD or JC."
+            return Phrase(N_("{card} is not a skill: play JS, JD or JC."), card=name(card))
         if card not in state.hand:
-            return f"You have no {display(card)}."
+            return Phrase(N_("You have no {card}."), card=display(card))
         if state.pending is not None and not (state.pending == "door" and card == "JC"):
-            return {
-                "dodge": f"A blow of {state.owed} is landing: dodge it or endure it first.",
-                "door": "The door held: only Pick Lock (J♣) helps now.",
-                "leave": "The encounter is already won.",
-            }[state.pending]
+            if state.pending == "dodge":
+                return Phrase(N_("A blow of {damage} is landing: dodge it or endure it first."),
+                              damage=state.owed)
+            if state.pending == "door":
+                return Phrase(N_("The door held: only {skill} ({card}) helps now."),
+                              skill=SKILL_NAMES["JC"], card="J♣")
+            return Phrase(N_("The encounter is already won."))
         enc = state.encounter
-        needs = {"JS": "a monster", "JD": "a trap, before its card", "JC": "a sealed door"}[card]
         if enc is None or SKILL_FOR[enc[-1]] != card:
-            return f"{SKILL_NAMES[card]} ({display(card)}) only works against {needs}."
-        return f"You cannot play {display(card)} now."
+            return Phrase({
+                "JS": N_("{skill} ({card}) only works against a monster."),
+                "JD": N_("{skill} ({card}) only works against a trap, before its card."),
+                "JC": N_("{skill} ({card}) only works against a sealed door."),
+            }[card], skill=SKILL_NAMES[card], card=display(card))
+        return Phrase(N_("You cannot play {card} now."), card=display(card))
 
     def _drop_refusal(self, state: TombState, card: str) -> str:
         if state.pending is not None:
-            return "You can only drop treasure before turning a card against a monster."
+            return Phrase(N_("You can only drop treasure before turning a card against a "
+                             "monster."))
         enc = state.encounter
         if enc is None or enc[-1] != "S":
-            return "Treasure is only dropped to escape a monster."
+            return Phrase(N_("Treasure is only dropped to escape a monster."))
         if card not in state.hand:
-            return f"You have no {name(card)}."
+            return Phrase(N_("You have no {card}."), card=name(card))
         if card not in TREASURE_VALUE:
-            return f"{display(card)} is not treasure."
+            return Phrase(N_("{card} is not treasure."), card=display(card))
         worth = TREASURE_VALUE[card]
-        return f"Your {display(card)} is worth {worth}, not enough to buy off the {display(enc)}."
+        return Phrase(N_("Your {card} is worth {value}, not enough to buy off the {monster}."),
+                      card=display(card), value=worth, monster=display(enc))
 
     # ----- what a player sees --------------------------------------------------------------
 
@@ -842,50 +926,52 @@ class Tomb(Game[TombState]):
     def resigned(self, s: TombState) -> tuple[list[int], str]:
         # Treasure counts only for a delver who climbs out: giving up inside scores what dying
         # does, or resigning with Kings in hand would beat the risk of the way back.
-        return [0, 0, 0], "resigned in the tomb — 0"
+        return [0, 0, 0], Phrase(N_("resigned in the tomb — 0"))
 
     def score_text(self, s: TombState) -> str:
         if s.outcome == "dead":
-            return "dead — 0"
+            return Phrase(N_("dead — 0"))
         if s.outcome == "lost_in_dark":
-            return "lost in the dark — 0"
+            return Phrase(N_("lost in the dark — 0"))
         return score_words(*score_of(s.hand))
 
     def prompt(self, s: TombState) -> str:
         if s.outcome == "won":
-            points = plural(score_of(s.hand)[1], "point")
-            return f"You escaped with all four Kings and {points}. You win!"
+            return counted(Nn_("You escaped with all four Kings and {count} point. You win!",
+                               "You escaped with all four Kings and {count} points. You win!"),
+                           score_of(s.hand)[1])
         if s.outcome == "escaped":
-            return f"You escaped alive with {self.score_text(s)}."
+            return Phrase(N_("You escaped alive with {score}."), score=self.score_text(s))
         if s.outcome == "dead":
-            return "You died in the tomb."
+            return Phrase(N_("You died in the tomb."))
         if s.outcome == "lost_in_dark":
-            return "You are lost in the dark forever."
+            return Phrase(N_("You are lost in the dark forever."))
         if s.pending == "dodge":
-            return f"A blow of {s.owed} is about to land: dodge it with J♥, or endure it?"
+            return Phrase(N_("A blow of {damage} is about to land: dodge it with {card}, or "
+                             "endure it?"), damage=s.owed, card="J♥")
         if s.pending == "door":
-            return f"The door held: pick the lock with J♣, or discard {s.owed} card{_s(s.owed)}?"
+            return counted(Nn_("The door held: pick the lock with {card}, or discard {count} "
+                               "card?",
+                               "The door held: pick the lock with {card}, or discard {count} "
+                               "cards?"), s.owed, card="J♣")
         if s.pending == "leave":
-            return "The turn holds only treasure: which card stays behind to mark it?"
+            return Phrase(N_("The turn holds only treasure: which card stays behind to mark it?"))
         enc = s.encounter
         if enc is None:
             if s.phase == "retreat":
-                return (
-                    f"Turn the first card of retreat turn {s.retreat_turns + 1} "
-                    f"of {s.retreat_needed}."
-                )
+                return Phrase(N_("Turn the first card of retreat turn {turn} of {needed}."),
+                              turn=s.retreat_turns + 1, needed=s.retreat_needed)
             if s.delve_turns == 0:
-                return "Turn the first card to enter the tomb."
-            return "Delve deeper, or turn back?"
-        name = f"the {display(enc)} {KIND_NAMES[enc[-1]]}"
-        choices = ["turn a card"]
+                return Phrase(N_("Turn the first card to enter the tomb."))
+            return Phrase(N_("Delve deeper, or turn back?"))
+        # One whole question for each set of choices, so that each reads well in any language.
         skill = SKILL_FOR[enc[-1]]
-        if skill in s.hand:
-            choices.append(f"play {display(skill)} ({SKILL_NAMES[skill]})")
-        if any(a.startswith("drop ") for a in encounter_options(s.hand, enc)):
-            choices.append("drop a treasure to buy it off")
-        verb = "Fight" if enc[-1] == "S" else "Face"
-        return f"{verb} {name}: {', '.join(choices[:-1])} or {choices[-1]}?"
+        has_skill = skill in s.hand
+        may_drop = any(a.startswith("drop ") for a in encounter_options(s.hand, enc))
+        fight = enc[-1] == "S"
+        template = _ENCOUNTER_PROMPTS[fight, has_skill, may_drop]
+        return Phrase(template, encounter=_ENCOUNTER_NAME[enc], card=display(skill),
+                      skill=SKILL_NAMES[skill])
 
     def view(self, state: TombState) -> dict[str, Any]:
         over = state.outcome is not None
@@ -908,34 +994,71 @@ class Tomb(Game[TombState]):
 
     def text(self, state: TombState) -> str:
         v = self.view(state)
-        lines = [
-            f"{self.title} ({v['variant']}) · seed {v['seed']} · move {v['moves']}",
-            "Hit points: " + hit_points_text(v).replace("\n", " · "),
-            "Torches: " + torches_text(v).replace("\n", "\n  "),
-            f"Deck: {plural(v['deck'], 'card')}",
-            f"Progress: {progress_text(v)}",
+        shown: list[str] = [
+            Phrase(N_("{game} ({variant}) · seed {seed} · move {move}"), game=self.title,
+                   variant=self.variant_name(v["variant"]), seed=v["seed"], move=v["moves"]),
+            Phrase(N_("Hit points: {hp}"), hp=_rejoined(hit_points_text(v), " · ")),
+            Phrase(N_("Torches: {torches}"), torches=_rejoined(torches_text(v), "\n  ")),
+            Phrase(N_("Deck: {cards}"), cards=plural(v["deck"], "card")),
+            Phrase(N_("Progress: {progress}"), progress=progress_text(v)),
         ]
         if v["turn"]:
-            lines.append("This turn: " + turn_text(v).replace("**", "").replace("\n", " · "))
-        lines += [
-            "Hand: " + hand_text(v["hand"]).replace("\n", " · "),
-            *(f"  ▸ {e}" for e in v["events"]),
-            f"Score: {v['score_text']}",
+            turn = turn_text(v)
+            shown.append(Phrase(N_("This turn: {turn}"), turn=_rejoined(turn, " · ", bold=False)))
+        shown += [
+            Phrase(N_("Hand: {hand}"), hand=_rejoined(hand_text(v["hand"]), " · ")),
+            *(Phrase("  ▸ {event}", event=e) for e in v["events"]),
+            Phrase(N_("Score: {score}"), score=v["score_text"]),
             v["prompt"],
         ]
-        return "\n".join(lines)
+        return lines(*shown)
 
 
 # Helpers
 
+#: The question of an encounter, by (a fight?, the skill in hand?, a treasure to drop?).
+_ENCOUNTER_PROMPTS: dict[tuple[bool, bool, bool], str] = {
+    (True, False, False): N_("Fight the {encounter}: turn a card?"),
+    (True, True, False): N_("Fight the {encounter}: turn a card or play {card} ({skill})?"),
+    (True, False, True): N_("Fight the {encounter}: turn a card or drop a treasure to buy it "
+                            "off?"),
+    (True, True, True): N_("Fight the {encounter}: turn a card, play {card} ({skill}) or drop "
+                           "a treasure to buy it off?"),
+    (False, False, False): N_("Face the {encounter}: turn a card?"),
+    (False, True, False): N_("Face the {encounter}: turn a card or play {card} ({skill})?"),
+    (False, False, True): N_("Face the {encounter}: turn a card or drop a treasure to buy it "
+                             "off?"),
+    (False, True, True): N_("Face the {encounter}: turn a card, play {card} ({skill}) or drop "
+                            "a treasure to buy it off?"),
+}
+
 
 def plural(n: int, word: str) -> str:
-    """``1 King``, ``3 Kings``."""
-    return f"{n} {word}{_s(n)}"
+    """``1 King``, ``3 Kings``: the game words of ``rules.words.COUNTED`` as phrases."""
+    forms = COUNTED.get(word)
+    if forms is not None:
+        return counted(forms, n)
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _s(n: int) -> str:
-    return "" if n == 1 else "s"
+def _rejoined(text: str, sep: str, bold: bool = True) -> str:
+    """A board's two-line words on one line of the terminal: a :func:`lines` phrase's parts
+    joined by ``sep`` instead (``bold=False`` also drops the Discord bold of a field)."""
+    message = getattr(text, "message", None)
+    if message is None or not all(k.startswith("p") and k[1:].isdigit() for k in message.params):
+        return text if bold else text.replace("**", "")
+    parts = [message.params[f"p{i}"] for i in range(len(message.params))]
+    if not bold:
+        parts = [_unbold(p) for p in parts]
+    return lines(*parts, sep=sep)
+
+
+def _unbold(part: object) -> object:
+    message = getattr(part, "message", None)
+    if message is None:
+        return part.replace("**", "") if isinstance(part, str) else part
+    params = {k: _unbold(v) for k, v in message.params.items()}
+    return Phrase.of(type(message)(message.template, params, message.plural, message.count))
 
 
 TOMB = Tomb()

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from rules.cards import display
 from rules.tomb.engine import DEADLY_DAMAGE, KIND_NAMES, NUMBER, TREASURE_VALUE, TombState
+from rules.words import N_, Nn_, Phrase, counted, plural
 
 
 class TombHints:
@@ -54,40 +55,46 @@ class TombHints:
         if verb == "retreat":
             out = s.delve_turns - 1
             if out == 0:
-                return f"turn back: the way out is right there, with {hp} HP left"
-            return (
-                f"turn back: {out} turn{'s' if out != 1 else ''} to the way out with {hp} HP "
-                f"left and {kings_in_hand} King{'s' if kings_in_hand != 1 else ''} in hand"
-            )
+                return Phrase(N_("turn back: the way out is right there, with {hp} HP left"),
+                              hp=hp)
+            return counted(Nn_("turn back: {count} turn to the way out with {hp} HP left and "
+                               "{kings} in hand",
+                               "turn back: {count} turns to the way out with {hp} HP left and "
+                               "{kings} in hand"),
+                           out, hp=hp, kings=plural(kings_in_hand, "King"))
         if verb == "flip" and s.encounter is None:
             if s.phase == "retreat" or s.delve_turns == 0:
-                return "turn the next card: the only way on"
+                return Phrase(N_("turn the next card: the only way on"))
             seen = (*s.hand, *s.turn, *s.stacks, *s.discards)
             left = 4 - sum(1 for c in seen if c[0] == "K")  # the Kings not seen yet
             if not left:
-                return f"delve deeper: {hp} HP left and treasure still below"
-            return (f"delve deeper: {hp} HP left and {left} King{'s' if left != 1 else ''} "
-                    "still below")
+                return Phrase(N_("delve deeper: {hp} HP left and treasure still below"), hp=hp)
+            return Phrase(N_("delve deeper: {hp} HP left and {kings} still below"), hp=hp,
+                          kings=plural(left, "King"))
         if verb == "flip":
             strength = NUMBER[s.encounter] if s.encounter else 0
-            kind = KIND_NAMES[s.encounter[-1]] if s.encounter else "encounter"
-            return f"turn a card against the {kind} ({strength}): keep your skills for worse"
+            kind = KIND_NAMES[s.encounter[-1]] if s.encounter else Phrase(N_("encounter"))
+            return Phrase(N_("turn a card against the {kind} ({strength}): keep your skills for "
+                             "worse"), kind=kind, strength=strength)
         if verb == "skill":
-            kind = KIND_NAMES[s.encounter[-1]] if s.encounter else "door"
-            return f"play {display(arg)}: the {kind} is overcome with no risk"
+            kind = KIND_NAMES[s.encounter[-1] if s.encounter else "C"]
+            return Phrase(N_("play {card}: the {kind} is overcome with no risk"),
+                          card=display(arg), kind=kind)
         if verb == "drop":
-            return (
-                f"drop {display(arg)} (worth {TREASURE_VALUE[arg]}): buys off the monster "
-                "before it can hurt you"
-            )
+            return Phrase(N_("drop {card} (worth {value}): buys off the monster before it can "
+                             "hurt you"), card=display(arg), value=TREASURE_VALUE[arg])
         if verb == "dodge":
-            return f"dodge: a blow of {s.owed} would leave {max(0, hp - s.owed)} HP"
+            return Phrase(N_("dodge: a blow of {damage} would leave {hp} HP"), damage=s.owed,
+                          hp=max(0, hp - s.owed))
         if verb == "endure":
-            return f"endure the blow of {s.owed}: keep J♥ for a worse one"
+            return Phrase(N_("endure the blow of {damage}: keep {card} for a worse one"),
+                          damage=s.owed, card="J♥")
         if verb == "discard":
-            return f"discard {s.owed}: keep J♣ for a worse door"
+            return Phrase(N_("discard {count}: keep {card} for a worse door"), count=s.owed,
+                          card="J♣")
         cheapest = TREASURE_VALUE.get(arg, 0)
-        return f"leave {display(arg)}: the least you can give up (worth {cheapest})"
+        return Phrase(N_("leave {card}: the least you can give up (worth {value})"),
+                      card=display(arg), value=cheapest)
 
 
 def _cost(card: str) -> tuple[int, int, int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.recap import RESIGNED, Recap, Tally
+from rules.words import N_, Phrase
 
 TURNED_BACK = "🟦"
 DIED = "🟥"
@@ -53,13 +54,13 @@ def _turns(view: dict[str, Any]) -> int:
 RECAP = Recap(
     tally=TombTurns,
     legend=(
-        (TURN_WON, "turn won"),
-        (DROPPED, "bought off"),
-        (TURN_LOST, "turn lost"),
-        (TURNED_BACK, "turned back"),
-        (DIED, "died"),
-        (IN_THE_DARK, "lost in the dark"),
-        (RESIGNED, "resigned"),
+        (TURN_WON, Phrase(N_("turn won"))),
+        (DROPPED, Phrase(N_("bought off"))),
+        (TURN_LOST, Phrase(N_("turn lost"))),
+        (TURNED_BACK, Phrase(N_("turned back"))),
+        (DIED, Phrase(N_("died"))),
+        (IN_THE_DARK, Phrase(N_("lost in the dark"))),
+        (RESIGNED, Phrase(N_("resigned"))),
     ),
     marks={"won": "🏆", "escaped": "🚪", "dead": "💀", "lost_in_dark": "🌑"},
 )

@@ -16,6 +16,7 @@ from collections.abc import Hashable, Iterator
 
 from rules.search import Score
 from rules.tomb.engine import KINGS, TOMB, TREASURE_VALUE, TombState, score_of
+from rules.words import N_, Phrase
 
 _ORDER = {
     "skill": 0, "dodge": 0, "leave": 0, "flip": 1, "endure": 1, "discard": 1,
@@ -59,5 +60,5 @@ class TombStrategy:
     def bound_text(self, score: Score) -> str:
         kings, points, alive = score
         if not alive:
-            return "at least 0 (no line found that gets out alive)"
-        return f"at least {kings}/{points}"
+            return Phrase(N_("at least 0 (no line found that gets out alive)"))
+        return Phrase(N_("at least {kings}/{points}"), kings=kings, points=points)

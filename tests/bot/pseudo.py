@@ -13,5 +13,7 @@ KEPT = {"dungeon", "deck", "donsol", "tomb", "of", "four", "kings", "clear", "th
 
 def english_words(text: str) -> list[str]:
     """Plain ASCII words left outside code spans, mentions and timestamps."""
-    text = re.sub(r"`[^`]*`|<[^<>]*>|\*\*/[a-z-]+\*\*", " ", text)
+    # Code spans, mentions and timestamps, and commands (``/daily``, ``**/stats**``): the same
+    # in every language.
+    text = re.sub(r"`[^`]*`|<[^<>]*>|\*\*/[a-z-]+\*\*|(?<![\w/])/[a-z][a-z-]*\b", " ", text)
     return [w for w in re.findall(r"\b[A-Za-z]{3,}\b", text) if w.lower() not in KEPT]

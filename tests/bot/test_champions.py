@@ -79,9 +79,9 @@ async def test_a_month_played_is_closed_once_with_champions_posted_and_roled(
     champion = world.guild.create_role("Champion")
     answer = await world.slash(admin, "settings",
                                **{"results-channel": results, "champion-role": champion})
-    assert answer.ephemeral and "Changed results-channel, champion-role" in (
+    assert answer.ephemeral and "Changed `results-channel`, `champion-role`" in (
         answer.response.content)
-    assert f"- champion-role: <@&{champion.id}>" in answer.response.content
+    assert f"- `champion-role`: <@&{champion.id}>" in answer.response.content
 
     await month_of_tomb(world, clock, "2026-12", world.alice, world.bob)
     board = await world.core.rankings.month("tomb", month="2026-12", guild_id=world.guild.id)
@@ -127,7 +127,7 @@ async def test_settings_refuse_a_role_the_bot_cannot_give_and_say_what_is_missin
     text = (await world.slash(admin, "settings", **{"champion-role": fine})).response.content
     assert "I need the Manage Roles permission" in text
     shown = (await world.slash(admin, "settings")).response.content
-    assert "- champion-role: not set" in shown
+    assert "- `champion-role`: not set" in shown
 
 
 async def test_a_role_no_longer_givable_is_one_log_line_and_a_note_in_the_post(

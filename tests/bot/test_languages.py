@@ -106,7 +106,7 @@ async def test_a_french_player_in_a_german_server(hall, world, clock, error_logs
 
     # /settings language:fr: the next post is French.
     changed = await hall.slash(hall.admin, "settings", language="fr")
-    assert "- language: Français (fr)" in changed.response.content
+    assert "- `language`: Français (fr)" in changed.response.content
     clock.now = POST_TIME
     await poster_of(world).run_due(clock())
     _, french = posts_in(hall.results)

@@ -69,9 +69,9 @@ async def test_a_worker_too_slow_for_the_answer_leaves_the_text_board(raw):
     tables = bot.table_pictures
     drawn = tables.png
 
-    async def stuck(view: dict[str, Any], last_action: str | None) -> bytes:
+    async def stuck(view: dict[str, Any], last_action: str | None, language: Any) -> bytes:
         await asyncio.sleep(0.5)
-        return await drawn(view, last_action)
+        return await drawn(view, last_action, language)
 
     tables.png = stuck
     tables.wait = 0.05

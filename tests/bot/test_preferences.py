@@ -52,7 +52,7 @@ async def test_global_board_off_lists_a_player_at_their_rank_and_servers_still_n
 
     answer = await world.slash(world.alice, "preferences", **{"global-board": "off"})
     assert answer.ephemeral
-    assert "- global-board: **off**" in answer.response.content
+    assert "- `global-board`: `off`" in answer.response.content
     assert ("the global boards list you as \"a player\", at your true rank; server boards "
             "still name you") in answer.response.content
 
@@ -80,14 +80,14 @@ async def test_preferences_show_every_choice_with_its_default(world, error_logs)
     shown = (await world.slash(world.alice, "preferences")).response.content
     assert shown.splitlines() == [
         "Your preferences:",
-        "- pictures: **on** (table pictures on your boards)",
-        "- global-board: **on** (your name on the global boards)",
-        "- reminders: **off** (no direct messages)",
-        "- language: **auto** (the answers only you see; auto: your Discord language)",
+        "- `pictures`: `on` (table pictures on your boards)",
+        "- `global-board`: `on` (your name on the global boards)",
+        "- `reminders`: `off` (no direct messages)",
+        "- `language`: `auto` (the answers only you see; `auto`: your Discord language)",
     ]
     turned = (await world.slash(world.alice, "preferences", reminders="on")).response.content
     # 23:00 UTC today, shown in the player's own time.
     day = world.core.ctx.clock().date()
     at = int(datetime(day.year, day.month, day.day, 23, tzinfo=UTC).timestamp())
-    assert (f"- reminders: **on** (a direct message at <t:{at}:t>, an hour before today's deal "
+    assert (f"- `reminders`: `on` (a direct message at <t:{at}:t>, an hour before today's deal "
             "ends, when a streak is at risk)") in turned

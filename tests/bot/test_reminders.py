@@ -43,7 +43,7 @@ def dms(world: World, user) -> list[str]:
 
 async def reminders_on(world: World, user) -> None:
     answer = await world.slash(user, "preferences", reminders="on")
-    assert "- reminders: **on**" in answer.response.content
+    assert "- `reminders`: `on`" in answer.response.content
 
 
 async def test_a_streak_at_risk_gets_one_dm_in_the_last_hour(world, clock, error_logs):

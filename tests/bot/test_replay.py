@@ -13,6 +13,7 @@ import pytest
 from bot import screens
 from core.daily import closes_at
 from rules import GAMES
+from store.texts import said
 from tests.bot.conftest import World
 from tests.bot.test_daily import NOON, play_daily_through_core
 from tests.core.conftest import Clock, query
@@ -100,7 +101,7 @@ async def test_replay_pages_through_the_run_and_survives_a_restart(
     back = (await world.click(world.alice, last, by_label(last, "Back")["custom_id"])).response
     assert f"Step {len(moves) - 1} of {len(moves)}" in back.embeds[0].footer.text
 
-    step, text = turn
+    step, text = turn[0], said(turn[1])  # the column keeps the sentence's message
     assert step is not None  # this run (seed 3) let a better score slip at some move
     jump = await world.click(world.alice, back, by_label(back, "Turning point")["custom_id"])
     marked = jump.response

@@ -118,8 +118,8 @@ async def test_a_near_miss_is_gold_and_a_wipe_out_red(world, error_logs):
     run = await world.core.runs.get(1)
     assert run.outcome == "dead"
     plain = BOARDS["donsol"]
-    close = dataclasses.replace(plain, finish=lambda view: Finish(near_miss="So close."))
-    assert result.colour(run, dataclasses.replace(plain, finish=lambda v: Finish())) == (
+    close = dataclasses.replace(plain, finish=lambda view, language: Finish(near_miss="So close."))
+    assert result.colour(run, dataclasses.replace(plain, finish=lambda v, language: Finish())) == (
         discord.Colour.red())
     assert result.colour(run, close) == discord.Colour.gold()
     assert result.card(run, close, owner=None, notice=None, facts=None).description.startswith(

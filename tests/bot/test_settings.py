@@ -45,10 +45,10 @@ async def settings(world, actor, **options):
 async def test_no_option_shows_the_settings_with_their_defaults(world, admin, error_logs):
     text = await settings(world, admin)
     assert "The settings of **Dungeon Hall**:" in text
-    assert "- results-channel: not set" in text
-    assert "- min-account-age: 0 days" in text
-    assert "- daily-post: on, once a results channel is set" in text
-    assert "- pictures: on" in text
+    assert "- `results-channel`: not set" in text
+    assert "- `min-account-age`: 0 days" in text
+    assert "- `daily-post`: `on`, once a results channel is set" in text
+    assert "- `pictures`: `on`" in text
     assert "Changed" not in text
 
 
@@ -57,25 +57,25 @@ async def test_each_change_is_answered_with_the_settings_as_they_now_stand(
 ):
     results = world.guild.create_text_channel("results")
     text = await settings(world, admin, **{"results-channel": results, "min-account-age": 7})
-    assert text.startswith("Changed results-channel, min-account-age.")
-    assert f"- results-channel: <#{results.id}>" in text
-    assert "- min-account-age: 7 days" in text
-    assert f"- daily-post: on (at 01:00 UTC in <#{results.id}>)" in text
+    assert text.startswith("Changed `results-channel`, `min-account-age`.")
+    assert f"- `results-channel`: <#{results.id}>" in text
+    assert "- `min-account-age`: 7 days" in text
+    assert f"- `daily-post`: `on` (at 01:00 UTC in <#{results.id}>)" in text
     assert text.endswith(f"Today's post (daily #14) goes out in <#{results.id}> within a minute.")
     assert await world.core.settings.guild(world.guild.id) == GuildSettings(
         results_channel=results.id, min_account_age=7, daily_post=True, pictures=True
     )
 
     text = await settings(world, admin, **{"daily-post": "off", "pictures": "off"})
-    assert text.startswith("Changed daily-post, pictures.")
-    assert f"- results-channel: <#{results.id}>" in text  # earlier changes stand
-    assert "- min-account-age: 7 days" in text
-    assert "- daily-post: off" in text and "- pictures: off" in text
+    assert text.startswith("Changed `daily-post`, `pictures`.")
+    assert f"- `results-channel`: <#{results.id}>" in text  # earlier changes stand
+    assert "- `min-account-age`: 7 days" in text
+    assert "- `daily-post`: `off`" in text and "- `pictures`: `off`" in text
     assert "goes out" not in text
     assert await world.core.settings.guild(world.guild.id) == GuildSettings(
         results_channel=results.id, min_account_age=7, daily_post=False, pictures=False
     )
-    assert "- min-account-age: 1 day " in await settings(world, admin, **{"min-account-age": 1})
+    assert "- `min-account-age`: 1 day " in await settings(world, admin, **{"min-account-age": 1})
 
 
 async def test_a_channel_the_bot_cannot_post_in_is_refused_and_nothing_changes(
@@ -134,12 +134,12 @@ async def test_preferences_show_and_change_a_players_own_choice(world, error_log
     result = await world.slash(world.alice, "preferences")
     assert result.ephemeral
     assert result.response.content.startswith(
-        "Your preferences:\n- pictures: **on** (table pictures on your boards)\n"
+        "Your preferences:\n- `pictures`: `on` (table pictures on your boards)\n"
     )
     result = await world.slash(world.alice.user, "preferences", pictures="off")  # in a DM
     assert result.ephemeral
     assert result.response.content.startswith(
-        "Your preferences are now:\n- pictures: **off** (table pictures on your boards)\n"
+        "Your preferences are now:\n- `pictures`: `off` (table pictures on your boards)\n"
     )
     assert await world.core.settings.player(world.alice.id) == {"pictures": "off"}
     assert await world.core.settings.player(world.bob.id) == {}

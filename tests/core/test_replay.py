@@ -3,6 +3,7 @@ is ranked only when replaying its moves gives exactly the stored result."""
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from pathlib import Path
@@ -16,6 +17,7 @@ from tests.core.test_act import play_out
 
 ALICE = 1001
 DONSOL = GAMES["donsol"]
+CURRENT = f"donsol/{DONSOL.format_version}"
 
 
 def engine_tag(path: Path, run_id: int) -> str:
@@ -44,18 +46,36 @@ async def test_an_unloadable_state_is_rebuilt_by_replay_and_written_back(
     async with await Core.open(db_path, clock=clock) as svc:
         rebuilt = await svc.runs.get(run.id)
         assert rebuilt == run
-        assert engine_tag(db_path, run.id) == "donsol/1"
+        assert engine_tag(db_path, run.id) == CURRENT
         assert f"run {run.id}: stored state not loadable" in caplog.text
 
         corrupt_engine_tag(db_path, run.id)  # the listing repairs too
         assert await svc.runs.unfinished(ALICE) == [run]
-        assert engine_tag(db_path, run.id) == "donsol/1"
+        assert engine_tag(db_path, run.id) == CURRENT
 
         corrupt_engine_tag(db_path, run.id)  # and so does acting, in the same transaction
         after = await svc.runs.act(run.id, ALICE, 2, "take 8C")
         expected = replay("donsol", None, 0, ["take 3D", "take 4H", "take 8C"])
         assert DONSOL.dump(after.state) == DONSOL.dump(expected)
-        assert engine_tag(db_path, run.id) == "donsol/1"
+        assert engine_tag(db_path, run.id) == CURRENT
+
+
+async def test_a_first_format_dump_with_english_events_is_rebuilt_with_their_messages(
+    core: Core, db_path: Path
+) -> None:
+    """Format 1 stored events as plain English sentences; such a state is rebuilt by replay,
+    and its events then carry their templates again (said in any language)."""
+    run = await core.runs.start(ALICE, "donsol", seed=0)
+    run = await core.runs.act(run.id, ALICE, 0, "take 3D")
+    old = {**DONSOL.dump(run.state), "engine": "donsol/1",
+           "events": [str(event) for event in run.state.events]}
+    execute(db_path, "UPDATE runs SET state = ? WHERE id = ?", (json.dumps(old), run.id))
+    rebuilt = await core.runs.get(run.id)
+    assert rebuilt == run
+    assert engine_tag(db_path, run.id) == CURRENT
+    [event] = rebuilt.state.events
+    assert event == "You take up 3♦ as your shield (3)."
+    assert event.message.template == "You take up {card} as your shield ({value})."
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -14,8 +14,11 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
+from bot.games import BOARDS
 from bot.games import tomb as tomb_board
+from bot.i18n import PSEUDO_CODE
 from bot.pictures import canvas, table
+from bot.pictures.words import picture_language
 from rules import GAMES
 
 #: Discord's attachment limit is far higher; the issue's budget for a table is this.
@@ -237,26 +240,38 @@ PHONE_PICTURE_WIDTH = 300
 PHONE_MIN_PX = 9
 
 
+#: The languages every label is checked in: English, the pseudo-locale (every letter accented
+#: and the whole bracketed: longer than English, like German), French and German.
+LABEL_LANGUAGES = ["en", PSEUDO_CODE, "fr", "de"]
+
+
+def overlaps(a: canvas.Box, b: canvas.Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("lang", LABEL_LANGUAGES)
 @pytest.mark.parametrize("key", sorted(GAMES))
-def test_every_label_is_readable_at_phone_width(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_label_is_readable_at_phone_width(key: str, lang: str) -> None:
     """Each label is drawn at least ``MIN_LABEL`` high, which is at least 9 pixels once the
-    picture is shown 300 pixels wide, and stays inside the picture."""
-    from bot.pictures.faces import font
-
-    drawn: list[tuple[str, int, int, int]] = []
-    label = canvas.Canvas.label
-
-    def recording(self, xy, text, fill=canvas.LABEL, size=canvas.MIN_LABEL, anchor="la"):
-        x0, _, x1, _ = font(size).getbbox(text, anchor=anchor)
-        drawn.append((text, size, xy[0] + x0, xy[0] + x1))
-        label(self, xy, text, fill, size, anchor)
-
-    monkeypatch.setattr(canvas.Canvas, "label", recording)
+    picture is shown 300 pixels wide, stays inside the picture and runs over no card nor
+    another label, in each language (a longer translation shrinks or wraps to fit)."""
+    language = picture_language(lang)
+    assert language.code == lang  # the language is offered (its catalog is complete)
     game = GAMES[key]
+    drawn = 0
     for state, action in random_games(key, 3):
-        table.render_scene(table.scene(game.view(state), action))
+        picture = BOARDS[key].draw(table.scene(game.view(state), action, language))
+        drawn += len(picture.labels)
+        for label in picture.labels:
+            text, size, (left, top, right, bottom) = label.text, label.size, label.box
+            assert size >= canvas.MIN_LABEL, (text, size)
+            assert size * PHONE_PICTURE_WIDTH / canvas.WIDTH >= PHONE_MIN_PX, (text, size)
+            assert left >= 0 and right <= canvas.WIDTH, (text, left, right)
+            assert top >= 0 and bottom <= picture.image.height, (text, top, bottom)
+            assert not label.cut, text  # a word cut in two to fit: a translation too long
+            over = [card for card in picture.cards if overlaps(label.box, card)]
+            assert not over, (text, label.box, over)
+            others = [o.text for o in picture.labels if o is not label
+                      and overlaps(label.box, o.box)]
+            assert not others, (text, others)
     assert drawn
-    for text, size, left, right in drawn:
-        assert size >= canvas.MIN_LABEL, (text, size)
-        assert size * PHONE_PICTURE_WIDTH / canvas.WIDTH >= PHONE_MIN_PX, (text, size)
-        assert left >= 0 and right <= canvas.WIDTH, (text, left, right)

@@ -18,9 +18,16 @@ from pathlib import Path
 import pytest
 
 from rules import GAMES
-from rules.__main__ import main
+from rules.__main__ import LANGUAGE_VARIABLES, environment_language, main, speaker
 from rules.deal import commitment
 from rules.rulebook import terminal_text
+
+
+@pytest.fixture(autouse=True)
+def english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal follows the environment's language: these tests read English."""
+    for name in LANGUAGE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
 
 
 def random_transcript(key: str, seed: int, rng: random.Random) -> tuple[list[str], dict]:
@@ -91,6 +98,53 @@ def test_a_refusal_says_what_is_accepted_and_does_not_reprint_the_board(
     assert "Refused: There is no move 9. Choose 1–5" in out
     assert out.count("Donsol (normal) · seed 0 · move 0") == 1
     assert out.rstrip().endswith("Leaving the game.")
+
+
+def test_the_terminal_in_french_says_the_events_and_refusals_in_french(
+    monkeypatch, capsys
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("take AS\n1\nq\n"))
+    assert main(["--lang", "fr", "play", "donsol", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Donne de Donsol (normal) avec la graine 0. Tapez ? pour les règles.")
+    assert "Salle : 🛡️ 3♦ (3)  ⚔️ J♣ (11)  ⚔️ 8♣ (8)  🧪 4♥ (4)" in out
+    assert "   1. Équiper 3♦ (3)" in out
+    assert ("Refusé : A♠ n'est pas dans cette salle. Choisissez 1–5, ou tapez un coup comme "
+            "`take 3D`.") in out
+    assert "  ▸ Vous prenez 3♦ comme bouclier (3)." in out  # the event of move 1
+    assert "Your move" not in out and "Refused" not in out
+    assert out.rstrip().endswith("Vous quittez la partie.")
+
+
+def test_the_rules_in_the_terminal_come_in_its_language(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nq\n"))
+    assert main(["--lang", "fr", "play", "tomb", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert terminal_text("tomb", lang="fr") in out
+    assert "Parchemin de lumière" in out and "COMMENT TAPER VOS COUPS" in out
+    assert main(["rules", "donsol", "--lang", "de"]) == 0
+    assert capsys.readouterr().out.strip() == terminal_text("donsol", lang="de").strip()
+
+
+def test_the_terminal_follows_lang_and_lang_after_the_command(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert main(["deal", "tomb", "--seed", "3"]) == 0
+    assert "  ▸ Das Grab liegt vor dir: 44 Karten, vier Fackeln, 9 Lebenspunkte." in (
+        capsys.readouterr().out)
+    assert main(["deal", "tomb", "--seed", "3", "--lang", "fr"]) == 0  # --lang wins
+    assert "Retournez la première carte pour entrer dans le tombeau." in capsys.readouterr().out
+
+
+def test_the_environment_chooses_a_language_as_gettext_reads_it() -> None:
+    assert environment_language({"LANG": "fr_FR.UTF-8"}) == "fr_FR"
+    assert environment_language({"LANG": "de_DE.UTF-8", "LC_ALL": "fr_CA"}) == "fr_CA"
+    assert environment_language({"LANGUAGE": "de:fr", "LANG": "fr_FR"}) == "de"
+    assert environment_language({"LANG": "C.UTF-8"}) is None
+    assert environment_language({}) is None
+    assert speaker("fr_CA").code == "fr"  # the base language's catalog
+    assert speaker("ja").code == "en"  # no catalog: English whole
+    assert speaker(None).say(GAMES["donsol"].outcome_text("won")) == "won"
+    assert speaker("de").say(GAMES["donsol"].outcome_text("won")) == "gewonnen"
 
 
 def _seed_with_in_first_room(card: str) -> int:

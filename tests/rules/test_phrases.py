@@ -39,3 +39,30 @@ def test_a_phrase_survives_json_and_pickle_with_its_fields() -> None:
         assert said(back, _french) == "Tu bois Dame et regagnes 3 PV."
     assert load_text(dump_text("plain")) == "plain"
 
+
+
+def test_every_games_events_survive_its_dump_with_their_messages() -> None:
+    import random
+
+    from rules import GAMES
+
+    for key, game in GAMES.items():
+        rng = random.Random(key)
+        state = game.new(7)
+        for _ in range(12):
+            if not game.actions(state):
+                break
+            state = game.apply(state, rng.choice(game.actions(state)))
+            back = game.load(json.loads(json.dumps(game.dump(state))))
+            assert back == state and game.dump(back) == game.dump(state)
+            assert all(isinstance(e, Phrase) for e in back.events)
+            assert [e.message for e in back.events] == [e.message for e in state.events]
+        assert game.dump(state)["engine"] == f"{key}/2"  # format 1 kept the events as English
+
+
+def test_counted_words_are_plural_phrases() -> None:
+    from rules.words import plural
+
+    assert plural(1, "card") == "1 card" and plural(3, "card") == "3 cards"
+    assert said(plural(3, "card"), _french) == "3 cartes"
+    assert plural(2, "goblin") == "2 goblins"  # a word the catalogs do not count stays English

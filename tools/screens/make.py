@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bot.i18n import catalogs
 from tools.screens.render import BACKGROUND, WIDTHS, Width, page
 from tools.screens.scenarios import Screen, capture_all
 from tools.screens.shoot import NoChromium, chromium, missing_fonts, screenshot
@@ -71,12 +72,21 @@ def index(screens: Sequence[Screen]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.screens", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=OUT, help="where the PNGs go")
+    parser.add_argument("--out", type=Path, help="where the PNGs go (default: docs/screens, "
+                        "or docs/screens/<lang> with --lang)")
+    parser.add_argument("--lang", metavar="CODE",
+                        help="the server and every player in this offered language (fr, de...)")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these screens only")
     parser.add_argument("--html", type=Path, help="keep the HTML pages in this folder")
     parser.add_argument("--html-only", type=Path, metavar="FOLDER",
                         help="write the HTML pages there and take no screenshot")
     args = parser.parse_args(argv)
+    if args.lang is not None and not catalogs().known(args.lang):
+        print(f"{args.lang} is not an offered language (offered: {', '.join(catalogs().codes)})",
+              file=sys.stderr)
+        return 2
+    if args.out is None:
+        args.out = OUT / args.lang if args.lang else OUT
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
     if args.html_only is None:
@@ -88,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if (packages := missing_fonts()):
             print(f"warning: the screens will not use Discord-like fonts: "
                   f"`sudo apt-get install {' '.join(packages)}`", file=sys.stderr)
-    screens = asyncio.run(capture_all())
+    screens = asyncio.run(capture_all(language=args.lang))
     known = {s.name for s in screens}
     if args.only:
         unknown = sorted(set(args.only) - known)

@@ -129,8 +129,11 @@ class Story:
     def control(self, message: Any, verb: str) -> str:
         return self.button(message, lambda b: b.get("custom_id", "").startswith(f"dd.c:{verb}:"))
 
-    def labelled(self, message: Any, label: str) -> str:
-        return self.button(message, lambda b: b.get("label") == label)
+    def with_id(self, message: Any, prefix: str, suffix: str = "") -> str:
+        """The button whose custom id starts with ``prefix`` and ends with ``suffix`` (by id,
+        not label, so the story plays the same in every language)."""
+        return self.button(message, lambda b: b.get("custom_id", "").startswith(prefix)
+                           and b["custom_id"].endswith(suffix))
 
     async def run_of(self, message: Any) -> Run:
         """The run whose moves the board ``message`` offers."""
@@ -323,7 +326,7 @@ async def story(s: Story) -> None:
     shown = (await s.slash(alice, "help")).response
     await s.keep("help", "/help", "A short introduction and the topics to open, privately.",
                  shown, user="alice", command="help")
-    shown = await s.click(alice, shown, s.labelled(shown, "The daily"))
+    shown = await s.click(alice, shown, s.with_id(shown, "dd.hp:daily"))
     await s.keep("help-daily", "/help: the daily",
                  "One topic opened: how the daily works, and its commands with their options "
                  "as Discord shows them.", shown, user="alice", command="help")
@@ -337,7 +340,7 @@ async def story(s: Story) -> None:
                  "alice's own board of her challenge, sent privately under the card: card "
                  "faces, the table picture and when the challenge closes.",
                  result.followups[0], user="alice", command="challenge")
-    bobs = await s.click(bob, card, s.labelled(card, "Accept"))
+    bobs = await s.click(bob, card, s.with_id(card, "dd.ch:acc:"))
     bobs = await s.play(bob, bobs, None, 5)
     await s.keep("challenge-board-finished", "A finished challenge board",
                  "bob's board once his run is over: his rank in the challenge so far.",
@@ -373,7 +376,7 @@ async def story(s: Story) -> None:
     s.bot.core.replays.budget_per_step = 300
     replay = (await s.slash(bob, "replay", run=daily_run.id)).response
     for _ in range(3):
-        replay = await s.click(bob, replay, s.labelled(replay, "Forward"))
+        replay = await s.click(bob, replay, s.with_id(replay, "dd.rp:", ":n"))
     await s.keep("replay-step", "A replay step",
                  "bob replays alice's finished daily once the day has closed: move 3 and "
                  "what it did.", replay, user="bob", command="replay")
@@ -397,8 +400,12 @@ async def story(s: Story) -> None:
                  shown, user="alice", command="stats")
 
 
-async def capture_all(folder: Path | None = None) -> list[Screen]:
-    """Play the story on a new database (in ``folder``, else a temporary one); the screens."""
+async def capture_all(folder: Path | None = None, language: str | None = None) -> list[Screen]:
+    """Play the story on a new database (in ``folder``, else a temporary one); the screens.
+
+    ``language`` (an offered code, ``fr``): the server's ``/settings language`` and every
+    player's ``/preferences language`` are set to it before the story starts, so every
+    screen, public or private, speaks it."""
     with tempfile.TemporaryDirectory(prefix="screens-") as scratch:
         path = Path(folder or scratch) / "dungeon-deck.sqlite3"
         clock = Clock(START)
@@ -413,6 +420,10 @@ async def capture_all(folder: Path | None = None) -> list[Screen]:
         bot.table_pictures.wait = PICTURE_WAIT
         async with simcord.run(bot) as env:
             s = Story(env, bot, clock)
+            if language is not None:
+                await bot.core.settings.change_guild(s.guild.id, language=language)
+                for member in (s.alice, s.bob, *s.others):
+                    await bot.core.settings.set_player(member.id, "language", language)
             await s.settle()
             await story(s)
             return s.screens
