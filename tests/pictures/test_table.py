@@ -16,7 +16,7 @@ from PIL import Image, ImageChops
 
 from bot.games import BOARDS
 from bot.games import tomb as tomb_board
-from bot.i18n import PSEUDO_CODE
+from bot.i18n import PSEUDO_CODE, catalogs
 from bot.pictures import canvas, table
 from bot.pictures.words import picture_language
 from rules import GAMES
@@ -242,7 +242,8 @@ PHONE_MIN_PX = 9
 
 #: The languages every label is checked in: English, the pseudo-locale (every letter accented
 #: and the whole bracketed: longer than English, like German), French and German.
-LABEL_LANGUAGES = ["en", PSEUDO_CODE, "fr", "de"]
+#: Every shipped language and the pseudo-locale: each one's labels must fit.
+LABEL_LANGUAGES = [PSEUDO_CODE, *catalogs().codes]
 
 
 def overlaps(a: canvas.Box, b: canvas.Box) -> bool:
