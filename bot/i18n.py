@@ -310,8 +310,10 @@ class CommandTranslator(app_commands.Translator):
         where = app_commands.TranslationContextLocation
         if location in (where.command_name, where.group_name) or string.extras.get("verbatim"):
             return None
-        language = self.books.languages.get(locale)
-        if language is None or language is ENGLISH:
+        # Discord's own locale (``es-ES``, ``es-419``, ``pt-BR``): its language, else its base
+        # language's (Spanish for both Spanish locales), as every answer resolves it.
+        language = self.books.resolve(locale)
+        if language is ENGLISH:
             return None
         context = _CONTEXTS.get(location)
         text = (language.pgettext(context, string.message) if context

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rules.deal import check_seed, shuffled
-from rules.words import N_, Message, Nn_, Phrase, dump_text, load_text
+from rules.words import N_, Message, Nn_, Phrase, dump_text, load_text, made
 
 S = TypeVar("S")
 
@@ -306,6 +306,44 @@ def state_builder(cls: type[S]) -> Callable[..., S]:
     build.__doc__ = f"``{cls.__name__}(*fields)``, faster."
     build(*[None] * len(names))  # raises TypeError now if the layouts did not match
     return build  # type: ignore[no-any-return]
+
+
+def lazy_events(cls: type[S]) -> type[S]:
+    """Let the slotted state class ``cls`` keep its ``events`` as :func:`rules.words.later`
+    items, made phrases only when they are read.
+
+    An engine says what every move did, and a solver, a hint's sampling or a random playout
+    plays millions of moves whose sentences nobody reads: formatting them was a third of a
+    move. So the engines store the templates and fields (and phrases already made), and
+    ``state.events`` still reads as the tuple of phrases it stands for, to every caller
+    (views, ``==``, ``hash``, ``repr``, dumps, pickles, ``dataclasses.replace``). The first
+    read makes the phrases and keeps them in the slot in place of the items: the state's value
+    does not change (the same sentences), only how far it is made, as a cached property."""
+    cls.events = _EventsWhenRead(cls.__dict__["events"])  # type: ignore[attr-defined]
+    return cls
+
+
+class _EventsWhenRead:
+    """The ``events`` field of a :func:`lazy_events` state: its slot, read as phrases."""
+
+    __slots__ = ("_slot",)
+
+    def __init__(self, slot: Any) -> None:
+        self._slot = slot  # the slot's own descriptor, which stores the value
+
+    def __get__(self, state: Any, owner: type | None = None) -> Any:
+        if state is None:
+            return self
+        items = self._slot.__get__(state, owner)
+        for item in items:
+            if type(item) is tuple:  # a later() item: make them all, once
+                items = tuple(map(made, items))
+                self._slot.__set__(state, items)
+                break
+        return items
+
+    def __set__(self, state: Any, value: Any) -> None:
+        self._slot.__set__(state, value)
 
 
 def _thaw(value: Any) -> Any:

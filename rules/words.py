@@ -222,6 +222,39 @@ def counted(forms: tuple[str, str], count: int, /, **params: object) -> Phrase:
     return Phrase(forms[0], plural=forms[1], count=count, **params)
 
 
+#: A sentence still to be made a :class:`Phrase`: what :func:`later` returns, a template with
+#: its fields, ``(template, plural, count, fields)``; :func:`made` makes it.
+Pending = tuple[str, str | None, int | None, dict[str, object]]
+
+
+def later(template: str, /, **params: object) -> Pending:
+    """``Phrase(template, **params)``, made only when someone reads it (:func:`made`).
+
+    For the sentences an engine says on every move (its events): a solver, a hint's sampling
+    or a random playout plays millions of moves whose sentences nobody reads, and keeping a
+    template and its fields costs a tenth of formatting them into a phrase. A state holds
+    them in its ``events`` (``rules.engine.said_when_read``), which reads as phrases."""
+    return (template, None, None, params)
+
+
+def counted_later(forms: tuple[str, str], count: int, /, **params: object) -> Pending:
+    """:func:`counted`, made only when someone reads it (see :func:`later`)."""
+    return (forms[0], forms[1], count, params)
+
+
+def made(item: Pending | Phrase) -> Phrase:
+    """The phrase a :func:`later` item stands for (a field that is a :func:`later` item is
+    made too); a phrase already made is itself."""
+    if type(item) is not tuple:
+        return item  # type: ignore[return-value]
+    template, plural, count, params = item
+    for value in params.values():
+        if type(value) is tuple:
+            params = {k: made(v) if type(v) is tuple else v for k, v in params.items()}
+            break
+    return Phrase(template, plural=plural, count=count, **params)
+
+
 def lines(*parts: str, sep: str = "\n") -> Phrase:
     """``parts`` (phrases or plain text) joined by ``sep`` as one phrase, each part said in
     the reader's language: a board's text. The joining template holds no words, so it is

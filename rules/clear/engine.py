@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, JOKERS, SUIT_SYMBOLS, display, show
-from rules.engine import Game, state_builder
-from rules.words import N_, Nn_, Phrase, counted, lines, plural
+from rules.engine import Game, lazy_events, state_builder
+from rules.words import N_, Nn_, Pending, Phrase, counted, counted_later, later, lines, plural
 
 #: The cards a deal shuffles, in canonical order: all 54.
 DECK: tuple[str, ...] = CANONICAL
@@ -59,6 +59,8 @@ _SUIT_SINGULAR: dict[str, Phrase] = {
     "C": Phrase(N_("club")),
 }
 _OVER = Phrase(N_("The game is over."))
+#: Every card as the events show it (``display``), worked out once.
+_SHOWN: dict[str, str] = {c: display(c) for c in CANONICAL}
 
 # The three attack conditions, tabulated once: legality is then a set look-up, which keeps
 # random play well above the 50,000 actions a second that benchmarks ask for.
@@ -79,6 +81,7 @@ _PUT: dict[str, tuple[str, ...]] = {c: tuple(f"put {c} {n}" for n in _PILE_WORDS
 _RESERVE: dict[str, str] = {c: f"reserve {c}" for c in VALUE}
 
 
+@lazy_events
 @dataclass(frozen=True, slots=True)
 class ClearState:
     """One moment of a Clear the Dungeon run. Cards are codes.
@@ -220,10 +223,10 @@ class ClearTheDungeon(Game[ClearState]):
             talon=talon,
             hand=hand,
             events=(
-                Phrase(N_("You enter the dungeon: {first}, {second}, {third} and {fourth} stand "
-                          "guard."), first=guards[0], second=guards[1], third=guards[2],
-                       fourth=guards[3]),
-                Phrase(N_("Your first hand: {cards}."), cards=show(hand)),
+                later(N_("You enter the dungeon: {first}, {second}, {third} and {fourth} stand "
+                         "guard."), first=guards[0], second=guards[1], third=guards[2],
+                      fourth=guards[3]),
+                later(N_("Your first hand: {cards}."), cards=show(hand)),
             ),
         )
 
@@ -331,38 +334,38 @@ class ClearTheDungeon(Game[ClearState]):
         monster = pile[-1]
         on = (*s.attack[i], card)
         piles, attack, graveyard = s.piles, s.attack, s.graveyard
-        events: list[Phrase]
+        events: list[Pending | Phrase]
         if len(on) < ATTACK_CARDS:
             total = sum(VALUE[c] for c in on)
-            events = [Phrase(
+            events = [later(
                 N_("You strike {monster} with {card} ({total} of {power}).") if from_hand else
                 N_("You strike {monster} with {card} from the reserve ({total} of {power})."),
-                monster=display(monster), card=display(card), total=total, power=POWER[monster],
+                monster=_SHOWN[monster], card=_SHOWN[card], total=total, power=POWER[monster],
             )]
             if len(on) == 2:
-                events.append(Phrase(N_("Now a {suit} or a joker finishes {monster}."),
-                                     suit=_SUIT_SINGULAR[monster[-1]], monster=display(monster)))
+                events.append(later(N_("Now a {suit} or a joker finishes {monster}."),
+                                    suit=_SUIT_SINGULAR[monster[-1]], monster=_SHOWN[monster]))
             attack = _replaced(attack, i, on)
         else:
             piles = _replaced(piles, i, pile[:-1])
             attack = _replaced(attack, i, ())
             graveyard = (*graveyard, monster, *on)
-            events = [Phrase(
+            events = [later(
                 N_("You finish {monster} with {card}.") if from_hand else
                 N_("You finish {monster} with {card} from the reserve."),
-                monster=display(monster), card=display(card),
+                monster=_SHOWN[monster], card=_SHOWN[card],
             )]
             if len(pile) > 1:
-                events.append(Phrase(N_("{monster} is slain! {next} turns up."),
-                                     monster=display(monster), next=display(pile[-2])))
+                events.append(later(N_("{monster} is slain! {next} turns up."),
+                                    monster=_SHOWN[monster], next=_SHOWN[pile[-2]]))
             else:
-                events.append(Phrase(N_("{monster} is slain! Pile {pile} is clear."),
-                                     monster=display(monster), pile=i + 1))
+                events.append(later(N_("{monster} is slain! Pile {pile} is clear."),
+                                    monster=_SHOWN[monster], pile=i + 1))
         return self._settle(s, events, from_hand, piles, attack, graveyard, hand, reserve)
 
     def _to_reserve(self, s: ClearState, card: str) -> ClearState:
         hand = tuple(None if c == card else c for c in s.hand)
-        events = [Phrase(N_("You set {card} aside on the reserve."), card=display(card))]
+        events = [later(N_("You set {card} aside on the reserve."), card=_SHOWN[card])]
         return self._settle(
             s, events, True, s.piles, s.attack, s.graveyard, hand, (*s.reserve, card)
         )
@@ -370,7 +373,7 @@ class ClearTheDungeon(Game[ClearState]):
     def _settle(
         self,
         s: ClearState,
-        events: list[Phrase],
+        events: list[Pending | Phrase],
         from_hand: bool,
         piles: Piles,
         attack: Piles,
@@ -389,14 +392,14 @@ class ClearTheDungeon(Game[ClearState]):
             if talon:
                 hand, talon = talon[:HAND_SIZE], talon[HAND_SIZE:]
                 empty = False
-                events.append(Phrase(N_("A new hand: {cards}."), cards=show(hand)))
+                events.append(later(N_("A new hand: {cards}."), cards=show(hand)))
             else:
-                events.append(Phrase(N_("Your hand is empty and the power deck is spent.")))
+                events.append(later(N_("Your hand is empty and the power deck is spent.")))
         outcome = None
         if not any(piles):
             outcome = "won"
             spare = len(talon) + HAND_SIZE - hand.count(None)
-            events.append(counted(
+            events.append(counted_later(
                 Nn_("All {monsters} monsters are slain: you cleared the dungeon with {count} card "
                     "to spare!",
                     "All {monsters} monsters are slain: you cleared the dungeon with {count} cards "
@@ -404,7 +407,7 @@ class ClearTheDungeon(Game[ClearState]):
         elif empty and not talon and not _playable(reserve, piles, attack):
             outcome = "stuck"
             slain = MONSTERS - sum(len(p) for p in piles)
-            events.append(Phrase(
+            events.append(later(
                 N_("No card can be played: you are stuck with {slain} of {monsters} monsters "
                    "slain."), slain=slain, monsters=MONSTERS))
         return _build(

@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, display, display_long, name
 from rules.deal import check_seed, shuffle_from
-from rules.engine import Game, state_builder
-from rules.words import N_, Nn_, Phrase, counted, lines, scaled_bar
+from rules.engine import Game, lazy_events, state_builder
+from rules.words import N_, Nn_, Pending, Phrase, counted, counted_later, later, lines, scaled_bar
 
 MAX_HP = 21
 ROOM_SIZE = 4
@@ -34,6 +34,7 @@ _MONSTER_WORTH = {"J": 11, "Q": 13, "K": 15, "A": 17}
 JOKER_WORTH = 21
 
 
+@lazy_events
 @dataclass(frozen=True, slots=True)
 class DonsolState:
     """One moment of a Donsol run. Cards are codes; ``dungeon`` and ``room`` are top first."""
@@ -92,6 +93,14 @@ _TAKE: dict[str, str] = {c: f"take {c}" for c in DECK}
 _OVER = Phrase(N_("The game is over."))
 _SICK_AGAIN = Phrase(N_("Another potion right away would do nothing: you feel sick."))
 _NO_LONGER_SICK = Phrase(N_("You are no longer sick."))
+#: Why escaping is not allowed (``escape_refusal``, asked by every ``actions``).
+_LAST_ROOM = Phrase(N_("This is the last room: there is nowhere left to run."))
+_ESCAPED_NORMAL = Phrase(N_(
+    "You came into this room by escaping: clear it before you escape again."))
+_ESCAPED_EASY = Phrase(N_(
+    "You came into this room by escaping: you may only escape again once no monster is left "
+    "here."))
+_MONSTERS_HARD = Phrase(N_("On hard you may only escape once no monster is left in the room."))
 
 
 def _show(cards: tuple[str, ...]) -> str:
@@ -184,7 +193,7 @@ class Donsol(Game[DonsolState]):
         return _build(
             variant, seed, used, dungeon, room, MAX_HP, None, None, (), (), False, False, True,
             0, 0, None,
-            (Phrase(N_("You enter the dungeon. The first room: {cards}."), cards=_show(room)),),
+            (later(N_("You enter the dungeon. The first room: {cards}."), cards=_show(room)),),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -194,20 +203,16 @@ class Donsol(Game[DonsolState]):
         if s.outcome is not None:
             return _OVER
         if not s.dungeon:
-            return Phrase(N_("This is the last room: there is nowhere left to run."))
+            return _LAST_ROOM
         if s.first_room:
             return None
         monsters_left = not _MONSTERS.isdisjoint(s.room)
         if s.variant == "normal" and s.escaped_last:
-            return Phrase(N_(
-                "You came into this room by escaping: clear it before you escape again."))
+            return _ESCAPED_NORMAL
         if s.variant == "easy" and s.escaped_last and monsters_left:
-            return Phrase(N_(
-                "You came into this room by escaping: you may only escape again once no "
-                "monster is left here."
-            ))
+            return _ESCAPED_EASY
         if s.variant == "hard" and monsters_left:
-            return Phrase(N_("On hard you may only escape once no monster is left in the room."))
+            return _MONSTERS_HARD
         return None
 
     def actions(self, state: DonsolState) -> list[str]:
@@ -246,7 +251,7 @@ class Donsol(Game[DonsolState]):
     def _take(self, s: DonsolState, card: str) -> DonsolState:
         # Built field by field rather than with ``dataclasses.replace``, which cost more than
         # the rest of the move; the card facts come from the tables above.
-        events: list[Phrase] = []
+        events: list[Pending | Phrase] = []
         room = tuple([c for c in s.room if c != card])
         hp, sick = s.hp, s.sick
         shield, last, on_shield, discard = s.shield, s.shield_last, s.shield_monsters, s.discard
@@ -255,28 +260,28 @@ class Donsol(Game[DonsolState]):
         shown = _SHOWN[card]
         if kind == "potion":
             if sick:
-                events.append(Phrase(N_("You drink {card}, but you are sick: it heals nothing."),
-                                     card=shown))
+                events.append(later(N_("You drink {card}, but you are sick: it heals nothing."),
+                                    card=shown))
             else:
                 healed = min(MAX_HP, hp + worth) - hp
                 hp += healed
                 if healed:
-                    events.append(Phrase(N_("You drink {card} and heal {hp} HP."), card=shown,
-                                         hp=healed))
+                    events.append(later(N_("You drink {card} and heal {hp} HP."), card=shown,
+                                        hp=healed))
                 else:
-                    events.append(Phrase(N_("You drink {card} at full health: it heals nothing."),
-                                         card=shown))
+                    events.append(later(N_("You drink {card} at full health: it heals nothing."),
+                                        card=shown))
                 events.append(_SICK_AGAIN)
             sick = True
             discard += (card,)
         elif kind == "shield":
             if shield is not None:
                 discard += (shield, *on_shield)
-                events.append(Phrase(N_("You drop {old} and take up {card} as your shield."),
-                                     old=_SHOWN[shield], card=shown))
+                events.append(later(N_("You drop {old} and take up {card} as your shield."),
+                                    old=_SHOWN[shield], card=shown))
             else:
-                events.append(Phrase(N_("You take up {card} as your shield ({value})."),
-                                     card=shown, value=worth))
+                events.append(later(N_("You take up {card} as your shield ({value})."),
+                                    card=shown, value=worth))
             if sick:
                 events.append(_NO_LONGER_SICK)
             shield, last, on_shield, sick = card, None, (), False
@@ -285,24 +290,24 @@ class Donsol(Game[DonsolState]):
             if shield is None:
                 damage = worth
                 discard += (card,)
-                events.append(Phrase(N_("You fight {card} bare-handed and take {damage} damage."),
-                                     card=shown, damage=damage))
+                events.append(later(N_("You fight {card} bare-handed and take {damage} damage."),
+                                    card=shown, damage=damage))
             elif last is None or worth < last:
                 damage = max(0, worth - _VALUE[shield])
                 last, on_shield = worth, (*on_shield, card)
                 if damage:
-                    events.append(Phrase(
+                    events.append(later(
                         N_("You fight {card} ({value}): your {shield} blocks {blocked}, "
                            "you take {damage} damage."),
                         card=shown, value=worth, shield=_SHOWN[shield], blocked=worth - damage,
                         damage=damage,
                     ))
                 else:
-                    events.append(Phrase(N_("Your {shield} absorbs {card} ({value}) completely."),
-                                         shield=_SHOWN[shield], card=shown, value=worth))
+                    events.append(later(N_("Your {shield} absorbs {card} ({value}) completely."),
+                                        shield=_SHOWN[shield], card=shown, value=worth))
             else:
                 damage = worth
-                events.append(Phrase(
+                events.append(later(
                     N_("Your {shield} breaks on {card} ({value} ≥ {last}): you take {damage} "
                        "damage."),
                     shield=_SHOWN[shield], card=shown, value=worth, last=last, damage=damage,
@@ -313,21 +318,21 @@ class Donsol(Game[DonsolState]):
         xp = s.xp + 1
         dungeon, escaped_last, first_room, outcome = s.dungeon, s.escaped_last, s.first_room, None
         if hp <= 0:
-            events.append(Phrase(N_("You fall after {xp} of {total} cards."), xp=xp,
-                                 total=DECK_SIZE))
+            events.append(later(N_("You fall after {xp} of {total} cards."), xp=xp,
+                                total=DECK_SIZE))
             hp, outcome = 0, "dead"
         elif not room:
             # Rule 7: clearing a room resets the flag, the last room too.
             escaped_last = False
             if not dungeon:
-                events.append(Phrase(
+                events.append(later(
                     N_("You have cleared the whole dungeon with {hp} HP. You win!"), hp=hp))
                 outcome = "won"
             else:
                 room, dungeon = dungeon[:ROOM_SIZE], dungeon[ROOM_SIZE:]
                 first_room = False
-                events.append(Phrase(N_("Room cleared. The next room: {cards}."),
-                                     cards=_show(room)))
+                events.append(later(N_("Room cleared. The next room: {cards}."),
+                                    cards=_show(room)))
         return _build(
             s.variant, s.seed, s.stream, dungeon, room, hp, shield, last, on_shield, discard,
             sick, escaped_last, first_room, xp, s.moves + 1, outcome, tuple(events),
@@ -339,11 +344,11 @@ class Donsol(Game[DonsolState]):
         room, dungeon = tuple(pile[:ROOM_SIZE]), tuple(pile[ROOM_SIZE:])
         left = len(s.room)
         events = (
-            counted(Nn_("You escape. {count} card goes back under the dungeon, and it is "
-                        "reshuffled.",
-                        "You escape. {count} cards go back under the dungeon, and it is "
-                        "reshuffled."), left),
-            Phrase(N_("The next room: {cards}."), cards=_show(room)),
+            counted_later(Nn_("You escape. {count} card goes back under the dungeon, and it "
+                              "is reshuffled.",
+                              "You escape. {count} cards go back under the dungeon, and it "
+                              "is reshuffled."), left),
+            later(N_("The next room: {cards}."), cards=_show(room)),
         )
         return _build(
             s.variant, s.seed, position, dungeon, room, s.hp, s.shield, s.shield_last,

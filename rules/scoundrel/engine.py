@@ -12,8 +12,8 @@ from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, JOKERS, display, name
 from rules.deal import shuffle_from
-from rules.engine import Game, state_builder
-from rules.words import N_, Nn_, Phrase, counted, lines, scaled_bar
+from rules.engine import Game, lazy_events, state_builder
+from rules.words import N_, Nn_, Pending, Phrase, counted, later, lines, scaled_bar
 
 MAX_HP = 20
 ROOM_SIZE = 4
@@ -50,6 +50,10 @@ AVOID = "avoid"
 _SHOWN = {c: display(c) for c in DECK}
 _OVER = Phrase(N_("The game is over."))
 _AVOIDED = Phrase(N_("You avoid the room: its four cards go under the dungeon."))
+#: Why avoiding the room is not allowed (``avoid_refusal``).
+_STARTED = Phrase(N_("You have started this room: face the rest of it."))
+_LAST_ROOM = Phrase(N_("This is the last room: there is nowhere left to avoid it to."))
+_AVOIDED_LAST = Phrase(N_("You avoided the last room: you may not avoid two rooms in a row."))
 
 
 def _show(cards: tuple[str, ...]) -> str:
@@ -57,6 +61,7 @@ def _show(cards: tuple[str, ...]) -> str:
     return " ".join(map(_SHOWN.__getitem__, cards)) if cards else "—"
 
 
+@lazy_events
 @dataclass(frozen=True, slots=True)
 class ScoundrelState:
     """One moment of a Scoundrel run. Cards are codes; ``dungeon`` and ``room`` top first."""
@@ -185,7 +190,7 @@ class Scoundrel(Game[ScoundrelState]):
         return _build(
             variant, seed, used, cards[ROOM_SIZE:], room, MAX_HP, None, (), 0, 0, 0, False,
             None, 0, 0, None,
-            (Phrase(N_("You enter the dungeon. The first room: {cards}."), cards=_show(room)),),
+            (later(N_("You enter the dungeon. The first room: {cards}."), cards=_show(room)),),
         )
 
     # ----- rules ---------------------------------------------------------------------------
@@ -195,11 +200,11 @@ class Scoundrel(Game[ScoundrelState]):
         if s.outcome is not None:
             return _OVER
         if s.taken:
-            return Phrase(N_("You have started this room: face the rest of it."))
+            return _STARTED
         if len(s.room) < ROOM_SIZE:
-            return Phrase(N_("This is the last room: there is nowhere left to avoid it to."))
+            return _LAST_ROOM
         if s.avoided_last:
-            return Phrase(N_("You avoided the last room: you may not avoid two rooms in a row."))
+            return _AVOIDED_LAST
         return None
 
     def actions(self, state: ScoundrelState) -> list[str]:
@@ -288,52 +293,52 @@ class Scoundrel(Game[ScoundrelState]):
         if verb == "take" and ROLE[card] == WEAPON:
             if weapon is not None:
                 discarded += 1 + len(slain)
-                event = Phrase(N_("You drop {old} and equip {card} ({value}), fresh."),
-                               old=_SHOWN[weapon], card=_SHOWN[card], value=worth)
+                event = later(N_("You drop {old} and equip {card} ({value}), fresh."),
+                              old=_SHOWN[weapon], card=_SHOWN[card], value=worth)
             else:
-                event = Phrase(N_("You equip {card} ({value})."), card=_SHOWN[card], value=worth)
+                event = later(N_("You equip {card} ({value})."), card=_SHOWN[card], value=worth)
             weapon, slain = card, ()
         elif verb == "take":
             discarded += 1
             if potions:
-                event = Phrase(N_("You drink {card}: a second potion in one room heals nothing."),
-                               card=_SHOWN[card])
+                event = later(N_("You drink {card}: a second potion in one room heals nothing."),
+                              card=_SHOWN[card])
             else:
                 healed = min(MAX_HP, hp + worth) - hp
                 hp += healed
                 event = (
-                    Phrase(N_("You drink {card} and heal {hp} HP."), card=_SHOWN[card], hp=healed)
+                    later(N_("You drink {card} and heal {hp} HP."), card=_SHOWN[card], hp=healed)
                     if healed
-                    else Phrase(N_("You drink {card} at full health: it heals nothing."),
-                                card=_SHOWN[card])
+                    else later(N_("You drink {card} at full health: it heals nothing."),
+                               card=_SHOWN[card])
                 )
             potions += 1
         elif verb == "fight":
             damage = worth - VALUE[weapon] if worth > VALUE[weapon] else 0  # type: ignore[index]
             hp -= damage
             slain = (*slain, card)
-            event = Phrase(N_("You slay {card} ({value}) with {weapon} and take {damage} damage."),
-                           card=_SHOWN[card], value=worth, weapon=_SHOWN[weapon],  # type: ignore[index]
-                           damage=damage)
+            event = later(N_("You slay {card} ({value}) with {weapon} and take {damage} damage."),
+                          card=_SHOWN[card], value=worth, weapon=_SHOWN[weapon],  # type: ignore[index]
+                          damage=damage)
         else:
             hp -= worth
             discarded += 1
-            event = Phrase(N_("You fight {card} barehanded and take {damage} damage."),
-                           card=_SHOWN[card], damage=worth)
+            event = later(N_("You fight {card} barehanded and take {damage} damage."),
+                          card=_SHOWN[card], damage=worth)
         taken = s.taken + 1
         moves = s.moves + 1
         dungeon = s.dungeon
         avoided = s.avoided_last
         known = s.known_under
         outcome = None
-        events: tuple[str, ...]
+        events: tuple[Pending | Phrase, ...]
         if hp <= 0:
             outcome = "dead"
-            events = (event, Phrase(N_("You fall with {hp} HP."), hp=hp))
+            events = (event, later(N_("You fall with {hp} HP."), hp=hp))
         elif not room and not dungeon:
             outcome = "won"
-            events = (event, Phrase(N_("You have made your way through the whole dungeon with "
-                                       "{hp} HP!"), hp=hp))
+            events = (event, later(N_("You have made your way through the whole dungeon with "
+                                      "{hp} HP!"), hp=hp))
         elif dungeon and len(room) <= 1:
             need = ROOM_SIZE - len(room)
             room, dungeon = (*room, *dungeon[:need]), dungeon[need:]
@@ -341,8 +346,8 @@ class Scoundrel(Game[ScoundrelState]):
                 known = len(dungeon)
             taken = potions = 0
             avoided = False
-            events = (event, Phrase(N_("The room is done. The next room: {cards}."),
-                                    cards=_show(room)))
+            events = (event, later(N_("The room is done. The next room: {cards}."),
+                                   cards=_show(room)))
         else:
             events = (event,)
         return _build(
@@ -356,7 +361,7 @@ class Scoundrel(Game[ScoundrelState]):
         known = min(s.known_under + ROOM_SIZE, len(dungeon))
         events = (
             _AVOIDED,
-            Phrase(N_("The next room: {cards}."), cards=_show(room)),
+            later(N_("The next room: {cards}."), cards=_show(room)),
         )
         return _build(
             s.variant, s.seed, s.stream, dungeon, room, s.hp, s.weapon, s.slain, s.discarded,

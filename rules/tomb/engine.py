@@ -30,8 +30,20 @@ from typing import Any, ClassVar
 
 from rules.cards import CANONICAL, display, name, show
 from rules.deal import shuffle_from
-from rules.engine import Game, state_builder
-from rules.words import COUNTED, N_, Nn_, Phrase, bar, counted, lines
+from rules.engine import Game, lazy_events, state_builder
+from rules.words import (
+    COUNTED,
+    N_,
+    Nn_,
+    Pending,
+    Phrase,
+    bar,
+    counted,
+    counted_later,
+    later,
+    lines,
+    made,
+)
 
 #: The hit point counter, 2–10♥: never shuffled into the deck.
 HIT_POINT_HEARTS: tuple[str, ...] = tuple(f"{r}H" for r in range(2, 11))
@@ -63,6 +75,7 @@ TREASURE_VALUE: dict[str, int] = {
 }
 
 
+@lazy_events
 @dataclass(frozen=True, slots=True)
 class TombState:
     """One moment of a Tomb run. Cards are codes; ``deck`` is top first.
@@ -115,8 +128,13 @@ def score_of(hand: tuple[str, ...] | list[str]) -> tuple[int, int]:
 
 def score_words(kings: int, points: int) -> str:
     """The score as a newcomer reads it: ``1 King, 17 points`` (not the rulebook's ``1/17``)."""
-    return Phrase("{kings}, {points}", kings=plural(kings, "King"),
-                  points=plural(points, "point"))
+    return made(_score_later(kings, points))
+
+
+def _score_later(kings: int, points: int) -> Pending:
+    """:func:`score_words`, made when read (the last event of a run: ``rules.words.later``)."""
+    return later("{kings}, {points}", kings=counted_later(COUNTED["King"], kings),
+                 points=counted_later(COUNTED["point"], points))
 
 
 def hp_card(damage: int) -> str | None:
@@ -379,7 +397,7 @@ class _Table:
         # a Queen's favour is spent the moment the encounter appears.
         self.in_turn = s.encounter is not None
         self.favour = False
-        self.events: list[str] = []  # phrases
+        self.events: list[Pending | Phrase] = []  # later() items and phrases
 
     def freeze(self, s: TombState) -> TombState:
         return _build(
@@ -414,13 +432,13 @@ class _Table:
             number = self.delve_turns + 1
             self.events.append(_DELVE[number] if number < len(_DELVE) else _delve(number))
         else:
-            self.events.append(Phrase(
+            self.events.append(later(
                 N_("You head for the exit: retreat turn {turn} of {needed}."),
                 turn=self.retreat_turns + 1, needed=self.retreat_needed))
 
     def turn_card(self) -> None:
         if self.top == len(self.deck):
-            self.end("lost_in_dark", Phrase(N_("The deck is empty: you are lost in the dark.")))
+            self.end("lost_in_dark", later(N_("The deck is empty: you are lost in the dark.")))
             return
         card = self.deck[self.top]
         self.top += 1
@@ -434,8 +452,8 @@ class _Table:
             self.encounter = card
             self.events.append(_MEET[card])
             if self.favour:
-                self.events.append(Phrase(N_("By the goddess's favour the {encounter} gives way."),
-                                          encounter=self.encounter_name()))
+                self.events.append(later(N_("By the goddess's favour the {encounter} gives way."),
+                                         encounter=self.encounter_name()))
                 self.win()
         elif card in _TURN_JACK:
             self.hand += (card,)
@@ -449,16 +467,16 @@ class _Table:
             shown = _SHOWN[card]
             self.turn += (card,)
             if self.encounter is not None:
-                self.events.append(Phrase(
+                self.events.append(later(
                     N_("You turn {card}: the goddess smiles on you and the {encounter} gives way."),
                     card=shown, encounter=self.encounter_name()))
                 self.win()
             elif self.favour:
-                self.events.append(Phrase(N_("You turn {card}: the goddess already favours you."),
-                                          card=shown))
+                self.events.append(later(N_("You turn {card}: the goddess already favours you."),
+                                         card=shown))
             else:
                 self.favour = True
-                self.events.append(Phrase(
+                self.events.append(later(
                     N_("You turn {card}: the goddess smiles on you. The next encounter is won."),
                     card=shown))
 
@@ -468,32 +486,32 @@ class _Table:
         shown, strength, value = _SHOWN[card], NUMBER[enc], NUMBER[card]
         suit = enc[-1]
         if value >= strength:
-            self.events.append(Phrase(_OVERCOMES[suit], card=shown,
-                                      encounter=_ENCOUNTER_NAME[enc]))
+            self.events.append(later(_OVERCOMES[suit], card=shown,
+                                     encounter=_ENCOUNTER_NAME[enc]))
             self.win()
             return
         short = strength - value
         if suit == "S":
-            self.events.append(Phrase(
+            self.events.append(later(
                 N_("Your {card} falls short: the monster hits you for {damage}."), card=shown,
                 damage=short))
             self.blow(short)
         elif suit == "D":
-            self.events.append(Phrase(
+            self.events.append(later(
                 N_("Your {card} falls short: the trap springs for {damage}."), card=shown,
                 damage=short))
             self.blow(short)
             if self.pending is None and self.outcome is None:
                 self.lose_turn()
         elif "JC" in self.hand:
-            self.events.append(counted(
+            self.events.append(counted_later(
                 Nn_("Your {card} fails to open the {door} door: pick the lock with {jack}, or "
                     "discard {count} card.",
                     "Your {card} fails to open the {door} door: pick the lock with {jack}, or "
                     "discard {count} cards."), short, card=shown, door=_SHOWN[enc], jack="J♣"))
             self.pending, self.owed = "door", short
         else:
-            self.events.append(counted(
+            self.events.append(counted_later(
                 Nn_("Your {card} fails to open the {door} door: you discard {count} card.",
                     "Your {card} fails to open the {door} door: you discard {count} cards."),
                 short, card=shown, door=_SHOWN[enc]))
@@ -502,19 +520,19 @@ class _Table:
     def blow(self, amount: int) -> None:
         if "JH" in self.hand:
             self.pending, self.owed = "dodge", amount
-            self.events.append(Phrase(N_("{card} in your hand could dodge this blow of {damage}."),
-                                      card="J♥", damage=amount))
+            self.events.append(later(N_("{card} in your hand could dodge this blow of {damage}."),
+                                     card="J♥", damage=amount))
         else:
             self.hurt(amount)
 
     def hurt(self, amount: int) -> None:
         self.damage += amount
         if self.damage >= DEADLY_DAMAGE:
-            self.end("dead", Phrase(N_("You take {damage} damage ({total} in all): you die."),
-                                    damage=amount, total=self.damage))
+            self.end("dead", later(N_("You take {damage} damage ({total} in all): you die."),
+                                   damage=amount, total=self.damage))
             return
         showing = _SHOWN[f"{10 - self.damage}H"]
-        self.events.append(Phrase(
+        self.events.append(later(
             N_("You take {damage} damage ({total} in all, {card} showing)."), damage=amount,
             total=self.damage, card=showing))
 
@@ -537,8 +555,8 @@ class _Table:
                     return
             else:
                 self.discards += (card,)
-                self.events.append(Phrase(N_("You discard {card}: it is out of the game."),
-                                          card=_SHOWN[card]))
+                self.events.append(later(N_("You discard {card}: it is out of the game."),
+                                         card=_SHOWN[card]))
         self.lose_turn()
 
     def burn(self, ace: str, shown: str, turned: bool) -> None:
@@ -548,15 +566,15 @@ class _Table:
         if burnt < TORCHES - 1:
             self.torches += (ace,)
             left = TORCHES - 1 - burnt
-            self.events.append(Phrase(words[0], card=shown, left=left))
+            self.events.append(later(words[0], card=shown, left=left))
         elif "RJ" in self.hand:
             self.hand = _without(self.hand, "RJ")
             self.torches += ("RJ",)
             self.deck += (ace,)
-            self.events.append(Phrase(words[1], card=shown, joker="🃏", ace=display(ace)))
+            self.events.append(later(words[1], card=shown, joker="🃏", ace=display(ace)))
         else:
             self.torches += (ace,)
-            self.end("lost_in_dark", Phrase(words[2], card=shown))
+            self.end("lost_in_dark", later(words[2], card=shown))
 
     def win(self) -> None:
         treasures = list(filter(_IS_TREASURE, self.turn))
@@ -565,7 +583,7 @@ class _Table:
                 self.leave(treasures[0])
                 return
             self.pending = "leave"
-            self.events.append(Phrase(
+            self.events.append(later(
                 N_("The turn holds only treasure: choose one card to leave behind to mark it.")))
             return
         if treasures:
@@ -577,12 +595,12 @@ class _Table:
         """The hand takes ``treasures``, the turn keeps ``kept`` (the rest) to mark it."""
         self.hand += tuple(treasures)
         self.turn = kept
-        self.events.append(Phrase(N_("You collect {cards}."), cards=_show(treasures)))
+        self.events.append(later(N_("You collect {cards}."), cards=_show(treasures)))
         self.end_turn()
 
     def leave(self, card: str) -> None:
         self.pending = None
-        self.events.append(Phrase(N_("You leave {card} to mark the turn."), card=_SHOWN[card]))
+        self.events.append(later(N_("You leave {card} to mark the turn."), card=_SHOWN[card]))
         rest = [c for c in self.turn if c != card]
         if rest:
             self.collect(rest, (card,))
@@ -592,8 +610,8 @@ class _Table:
     def lose_turn(self) -> None:
         lost = list(filter(_IS_TREASURE, self.turn))
         if lost:
-            self.events.append(Phrase(N_("The turn is lost, and {cards} with it."),
-                                      cards=_show(lost)))
+            self.events.append(later(N_("The turn is lost, and {cards} with it."),
+                                     cards=_show(lost)))
         else:
             self.events.append(_TURN_LOST)
         self.end_turn()
@@ -614,15 +632,15 @@ class _Table:
     def get_out(self) -> None:
         kings, points = score_of(self.hand)
         if kings == KINGS:
-            self.end("won", counted(
+            self.end("won", counted_later(
                 Nn_("You climb out with all four Kings' hoards and {count} point. You win!",
                     "You climb out with all four Kings' hoards and {count} points. You win!"),
                 points))
         else:
-            self.end("escaped", Phrase(N_("You climb out of the tomb alive with {score}."),
-                                       score=score_words(kings, points)))
+            self.end("escaped", later(N_("You climb out of the tomb alive with {score}."),
+                                      score=_score_later(kings, points)))
 
-    def end(self, outcome: str, sentence: str) -> None:
+    def end(self, outcome: str, sentence: Pending | Phrase) -> None:
         self.outcome = outcome
         self.phase = "over"
         self.pending = None
@@ -769,7 +787,7 @@ class Tomb(Game[TombState]):
             t.retreat_needed = t.delve_turns - 1
             t.phase = "retreat"
             if t.retreat_needed == 0:
-                t.events.append(Phrase(
+                t.events.append(later(
                     N_("You turn back after a single turn: the way out is right there.")))
                 t.get_out()
             else:
@@ -779,25 +797,25 @@ class Tomb(Game[TombState]):
             t.turn += (arg,)
             if t.pending == "door":
                 t.pending, t.owed = None, 0
-                t.events.append(Phrase(N_("You play {card}, {skill}: the lock gives."),
-                                       card=display(arg), skill=SKILL_NAMES[arg]))
+                t.events.append(later(N_("You play {card}, {skill}: the lock gives."),
+                                      card=display(arg), skill=SKILL_NAMES[arg]))
             else:
-                t.events.append(Phrase(
+                t.events.append(later(
                     N_("You play {card}, {skill}: the {encounter} is overcome."),
                     card=display(arg), skill=SKILL_NAMES[arg], encounter=t.encounter_name()))
             t.win()
         elif verb == "drop":
             t.hand = _without(t.hand, arg)
             t.turn += (arg,)
-            t.events.append(Phrase(
+            t.events.append(later(
                 N_("You drop {card} to buy off the {encounter}: no damage, no loot."),
                 card=display(arg), encounter=t.encounter_name()))
             t.lose_turn()
         elif verb == "dodge":
             t.hand = _without(t.hand, "JH")
             t.counter += ("JH",)
-            t.events.append(Phrase(N_("You dodge the blow of {damage} with {card}."),
-                                   damage=t.owed, card="J♥"))
+            t.events.append(later(N_("You dodge the blow of {damage} with {card}."),
+                                  damage=t.owed, card="J♥"))
             t.pending, t.owed = None, 0
             t.after_blow()
         elif verb == "endure":
@@ -808,9 +826,9 @@ class Tomb(Game[TombState]):
         elif verb == "discard":
             count = t.owed
             t.pending, t.owed = None, 0
-            t.events.append(counted(Nn_("You keep {card} and discard {count} card.",
-                                        "You keep {card} and discard {count} cards."),
-                                    count, card="J♣"))
+            t.events.append(counted_later(Nn_("You keep {card} and discard {count} card.",
+                                              "You keep {card} and discard {count} cards."),
+                                          count, card="J♣"))
             t.discard(count)
         else:  # leave
             t.leave(arg)

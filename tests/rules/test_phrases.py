@@ -60,6 +60,53 @@ def test_every_games_events_survive_its_dump_with_their_messages() -> None:
         assert game.dump(state)["engine"] == f"{key}/2"  # format 1 kept the events as English
 
 
+def test_a_sentence_said_later_is_made_the_phrase_it_stands_for() -> None:
+    from rules.words import counted_later, later, made
+
+    drink = made(later(N_("You drink {card} and heal {n} HP."), card=Phrase(N_("Queen")), n=3))
+    assert isinstance(drink, Phrase) and drink == "You drink Queen and heal 3 HP."
+    assert said(drink, _french) == "Tu bois Dame et regagnes 3 PV."
+    cards = made(counted_later((N_("{count} card"), "{count} cards"), 3))
+    assert cards == "3 cards" and said(cards, _french) == "3 cartes"
+    # a field said later is made too, in the same language
+    nested = made(later("{what}", what=counted_later((N_("{count} card"), "{count} cards"), 1)))
+    assert nested == "1 card" and said(nested, _french) == "1 carte"
+    assert made(drink) is drink
+
+
+def test_a_states_events_read_as_phrases_before_and_after_anyone_reads_them() -> None:
+    """The engines keep their events as templates and fields until they are read: a state
+    whose events nobody has read yet equals, hashes, prints, pickles and copies as the state
+    loaded from its dump, whose events are phrases."""
+    import dataclasses
+    import random
+
+    from rules import GAMES
+
+    for key, game in GAMES.items():
+        rng = random.Random(key)
+        state = game.new(7)
+        for _ in range(12):
+            legal = game.actions(state)
+            if not legal:
+                break
+            before, action = state, rng.choice(legal)
+            state = game.apply(before, action)
+            back = game.load(json.loads(json.dumps(game.dump(state))))
+            # each check on a new copy of the state, whose events nobody has read yet
+            assert game.apply(before, action) == back and back == game.apply(before, action)
+            assert hash(game.apply(before, action)) == hash(back)
+            assert repr(game.apply(before, action)) == repr(back)
+            assert pickle.loads(pickle.dumps(game.apply(before, action))) == back
+            assert dataclasses.replace(game.apply(before, action), seed=back.seed) == back
+            assert game.dump(game.apply(before, action)) == game.dump(back)
+            assert game.view(game.apply(before, action))["events"] == list(back.events)
+            events = game.apply(before, action).events
+            assert type(events) is tuple and events == back.events
+            assert all(type(e) is Phrase for e in events)
+            assert [e.message for e in events] == [e.message for e in back.events]
+
+
 def test_counted_words_are_plural_phrases() -> None:
     from rules.words import plural
 
