@@ -180,7 +180,6 @@ async def test_the_synced_payload_carries_french_and_german_descriptions(tree):
         "de": "Eine Übungspartie starten oder zu deiner unbeendeten zurückkehren.",
         "pt-BR": "Começar uma partida de treino, ou voltar à que você não terminou.",
     }.items() <= payload["description_localizations"].items()
-    assert set(payload["description_localizations"]) == set(CODES)
     assert payload["name_localizations"] == {}  # command names stay English
     (game,) = [o for o in payload["options"] if o["name"] == "game"]
     assert game["description_localizations"]["fr"] == "Le jeu auquel jouer"
