@@ -32,6 +32,8 @@ from core.errors import RunNotFound
 from tools import catalogs as tool
 
 SHIPPED = sorted(p.parent.parent.name for p in LOCALE_DIR.glob("*/LC_MESSAGES/messages.po"))
+#: The shipped languages' codes, as Discord and bot.i18n name them: the folder pt_BR is pt-BR.
+CODES = [folder.replace("_", "-") for folder in SHIPPED]
 
 
 def read(path: Path):
@@ -45,7 +47,7 @@ def template_keys() -> set[tuple[str | None, str]]:
 
 def test_french_and_german_ship_and_are_offered():
     assert {"fr", "de"} <= set(SHIPPED)
-    assert set(catalogs().codes) == {"en", *SHIPPED}
+    assert set(catalogs().codes) == {"en", *CODES}
     assert catalogs().refused == {}
 
 
@@ -122,6 +124,14 @@ def test_discord_locales_resolve_to_the_offered_language_or_english():
     assert books.resolve(None) is ENGLISH
 
 
+def test_a_brazilian_discord_locale_gets_the_catalog_of_the_folder_pt_br():
+    brazilian = catalogs().resolve("pt-BR")
+    assert brazilian.code == "pt-BR" and brazilian.name == "Português (Brasil)"
+    assert brazilian.render(RunNotFound(1).message) == (
+        "Essa partida não existe (mais), então nada foi alterado.")
+    assert brazilian.number(1234.5) == "1.234,5"
+
+
 @pytest.fixture
 async def tree(make_bot):
     bot = make_bot(sync="never")
@@ -137,7 +147,7 @@ async def test_every_command_string_is_in_the_template(tree):
     assert {(s.context, s.text) for s in found} <= keys
 
 
-@pytest.mark.parametrize("code", [*SHIPPED, "en-XA"])
+@pytest.mark.parametrize("code", [*CODES, "en-XA"])
 async def test_translated_commands_obey_discords_rules(tree, code):
     books = catalogs() if code != "en-XA" else Catalogs()
     if code == "en-XA":
@@ -168,11 +178,17 @@ async def test_the_synced_payload_carries_french_and_german_descriptions(tree):
     described = payload["description_localizations"]
     assert described["fr"] == "Lancer une partie d'entraînement, ou reprendre celle en cours."
     assert described["de"] == "Eine Übungspartie starten oder zu deiner unbeendeten zurückkehren."
+    assert described["pt-BR"] == "Começar uma partida de treino, ou voltar à que você não terminou."
     # Spanish is synced under both of Discord's Spanish locales (Spain and Latin America).
     assert described["es-ES"] == described["es-419"] == (
         "Empieza una partida de práctica o retoma la que tienes sin terminar.")
     assert payload["description"] not in described.values()  # no English copy anywhere
+    # Every Discord locale whose language ships, none other.
+    books = catalogs()
+    assert set(described) == {locale.value for locale in discord.Locale
+                              if books.resolve(locale.value) is not ENGLISH}
     assert payload["name_localizations"] == {}  # command names stay English
     (game,) = [o for o in payload["options"] if o["name"] == "game"]
     assert game["description_localizations"]["fr"] == "Le jeu auquel jouer"
     assert discord.Locale.french.value == "fr"
+    assert discord.Locale.brazil_portuguese.value == "pt-BR"  # the catalog folder pt_BR
