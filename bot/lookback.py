@@ -29,7 +29,7 @@ TURNING_POINT = N_("Turning point: {turn}")
 REPLAY = N_("Replay: /replay run:{run}")
 LOOK_BACK = N_("Look back")
 FOOTER = N_("Percentile: the share of the day's other ranked players scoring lower (a tie "
-            "beats nobody it ties with). % of par: the /stats average's part of the score.")
+            "beats nobody it ties with). Against par: the /stats average's part of the score.")
 PAR_NOT_SOLVED_YET = N_("par not solved yet")
 
 

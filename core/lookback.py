@@ -61,7 +61,8 @@ def of_par(engine: Game[Any], score: Sequence[int], par: Sequence[int], *, exact
     in the reader's language."""
     index, unit = engine.stat
     if list(score) >= list(par):
-        return Phrase(N_("100% of par") if exact else N_("at most 100% of par"))
+        return Phrase(N_("{share} of par") if exact else N_("at most {share} of par"),
+                      share=percent(100))
     mine, best = score[index], par[index]
     if best > 0 and mine >= 0:
         share = min(99, 100 * mine // best)
@@ -72,8 +73,14 @@ def of_par(engine: Game[Any], score: Sequence[int], par: Sequence[int], *, exact
                           else N_("at least {gap} {unit} below par"), gap=gap,
                           unit=Phrase(unit))
         share = 99  # the stat part matches; a later part of the score fell short
-    return Phrase(N_("{share}% of par") if exact else N_("at most {share}% of par"),
-                  share=share)
+    return Phrase(N_("{share} of par") if exact else N_("at most {share} of par"),
+                  share=percent(share))
+
+
+def percent(value: int) -> Phrase:
+    """``92%`` as each language writes a percentage (``92 %`` in French). The sign is a field
+    of its own so that no template holds ``% o``, which gettext's tools read as a C format."""
+    return Phrase(N_("{percent}%"), percent=value)
 
 
 def better_than(below: int, others: int) -> int | None:

@@ -260,7 +260,8 @@ class Scoundrel(Game[ScoundrelState]):
                 N_("Your {weapon} last slew a {last}: it can only slay monsters of {last} or "
                    "less. Fight the {card} barehanded ('{fist}')."),
                 weapon=state.weapon, last=last, card=card, fist=f"fist {card}")
-        return Phrase(N_("You cannot {move} now."), move=f"{verb} {card}")
+        # The move as it is typed (``take 5S``), the same in every language: a code span.
+        return Phrase(N_("You cannot `{move}` now."), move=f"{verb} {card}")
 
     def is_legal(self, state: ScoundrelState, action: str) -> bool:
         # A card action is judged from the room and the weapon without building the list.

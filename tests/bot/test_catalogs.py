@@ -192,3 +192,13 @@ async def test_the_synced_payload_carries_french_and_german_descriptions(tree):
     assert game["description_localizations"]["fr"] == "Le jeu auquel jouer"
     assert discord.Locale.french.value == "fr"
     assert discord.Locale.brazil_portuguese.value == "pt-BR"  # the catalog folder pt_BR
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_every_catalog_passes_gettexts_own_checks_so_make_compiles_it(code):
+    """``pybabel compile`` (``make test`` and ``make run`` build each ``.mo`` with it) refuses a
+    catalog that fails Babel's checks; a template holding ``% o`` is read as a C format and
+    no translation can match it (the percent sign goes in a field: ``{percent}%``)."""
+    catalog = read(LOCALE_DIR / code / "LC_MESSAGES" / "messages.po")
+    assert [m.id for m in catalog if "python-format" in m.flags] == []
+    assert [(m.id, errors) for m, errors in catalog.check()] == []
