@@ -56,6 +56,7 @@ screens: $(STAMP)
 		fi; \
 	fi
 	$(BIN)/python -m tools.screens
+	$(BIN)/python -m tools.screens --lang fr
 
 $(LOCALE)/%/LC_MESSAGES/messages.mo: $(LOCALE)/%/LC_MESSAGES/messages.po $(STAMP)
 	$(BIN)/pybabel compile -D messages -i $< -o $@ -l $*

@@ -45,16 +45,20 @@ def write_pages(screens: Sequence[Screen], folder: Path) -> list[tuple[Path, Wid
     return pages
 
 
-def index(screens: Sequence[Screen]) -> str:
-    """docs/screens/README.md: every screen, what it shows, at both widths."""
+def index(screens: Sequence[Screen], lang: str | None = None) -> str:
+    """docs/screens/README.md (or ``<lang>/README.md``): every screen, what it shows, at both
+    widths."""
+    where = (f"The same story with the server and every player in `{lang}` (`/settings "
+             f"language`, `/preferences language`); the captions are English."
+             if lang else "The same screens in French: [fr/](fr/README.md).")
     lines = [
-        "# Screens",
+        "# Screens" + (f" ({lang})" if lang else ""),
         "",
         "Every screen below is the real bot's answer, captured in simcord's offline Discord on "
         "a fixed clock and daily secret, drawn as Discord's dark theme draws it "
         "(`tools/screens/render.py`) and screenshot by Chromium at desktop (1000 px) and "
         "phone (390 px) width. Do not edit these files: `make screens` regenerates them all "
-        "from the current code.",
+        "from the current code. " + where,
         "",
     ]
     lines += [f"- [{s.title}](#{s.name})" for s in screens]
@@ -124,6 +128,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         for old in args.out.glob("*.png"):
             if old.name not in made:
                 old.unlink()
-        (args.out / "README.md").write_text(index(screens), encoding="utf-8")
+        (args.out / "README.md").write_text(index(screens, args.lang), encoding="utf-8")
     print(f"{len(shots)} screenshots in {args.out}")
     return 0
