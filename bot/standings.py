@@ -64,12 +64,6 @@ TIE_BREAK = N_(
 UNITS = (N_("cards"), N_("points"), N_("monsters slain"))
 
 
-def said(language: Language, text: str) -> str:
-    """An engine's word or phrase (a score text, a unit, a variant) in ``language``: a
-    :class:`~rules.words.Phrase` or a marked word is translated, anything else shown as is."""
-    return language.render(text)
-
-
 def english_like(language: Language) -> bool:
     """Whether ``language`` writes numbers and days as the English boards always have
     (``1234``, ``2026-12-01``): English and its pseudo-locale."""
@@ -150,7 +144,7 @@ RESIGNED_SCORE = N_("{score} (resigned)")
 
 def score_shown(line: BoardLine, language: Language) -> str:
     """A line's score text, and "(resigned)" after a resigned run's."""
-    score = said(language, line.score_text) if line.score_text else str(line.score)
+    score = language.render(line.score_text) if line.score_text else str(line.score)
     if line.status == "resigned":
         return language.format(RESIGNED_SCORE, score=score)
     return score
@@ -256,7 +250,7 @@ def leaderboard(board: Leaderboard, *, viewer_id: int | None, now: datetime,
     del viewer_id
     where = where_text(board.guild_id, guild_name, language)
     title = language.format(DAY_TITLE, game_day=game_day(board.game, board.day, language),
-                            variant=said(language, board.variant), where=where)
+                            variant=language.render(board.variant), where=where)
     lines = [line_text(line, language) for line in board.lines]
     if not board.lines:
         lines = [language.gettext(NO_RANKED_RUNS)]
@@ -308,7 +302,7 @@ def par_text(par: ParStanding, language: Language = ENGLISH) -> str:
     """``Par: won with 14 HP (exact)``, or ``Par: at least 48/54 cards``."""
     row = par.par
     return language.format(PAR_EXACT if row.exact else PAR_BOUND,
-                           score=said(language, row.score_text))
+                           score=language.render(row.score_text))
 
 
 def par_field(par: ParStanding, language: Language = ENGLISH) -> str:
@@ -345,7 +339,7 @@ PERIOD_LINE = N_("{total} {unit} ({days})")
 def period_line_text(line: PeriodLine, unit: str, language: Language = ENGLISH) -> str:
     name = listed_name(line, language)
     total = language.format(PERIOD_LINE, total=number(language, line.total),
-                            unit=said(language, unit), days=days_text(language, line.days))
+                            unit=language.render(unit), days=days_text(language, line.days))
     return f"`#{line.rank:>3}` **{clip(name, 40)}** — {total}"
 
 
@@ -361,7 +355,7 @@ def your_period_line(board: PeriodBoard, viewer_id: int | None,
         return language.gettext(NO_PERIOD_DAILY)
     _, unit = GAMES[board.game].stat
     return language.format(YOU_PERIOD, rank=line.rank, size=number(language, board.size),
-                           total=number(language, line.total), unit=said(language, unit),
+                           total=number(language, line.total), unit=language.render(unit),
                            days=days_text(language, line.days))
 
 
@@ -397,7 +391,7 @@ def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | N
     engine = GAMES[board.game]
     _, unit = engine.stat
     where = where_text(board.guild_id, guild_name, language)
-    variant = said(language, board.variant)
+    variant = language.render(board.variant)
     week = board.span == "week"
     if week:
         title = language.format(WEEK_TITLE, game=engine.title,
@@ -421,7 +415,7 @@ def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | N
         state = (language.gettext(MONTH_FINAL) if board.closed else
                  language.format(MONTH_OPEN, when=at(final)))
         embed.add_field(name=language.gettext(RANKED_DAILIES), value=state, inline=False)
-    pages = {"page": board.page + 1, "pages": board.pages, "unit": said(language, unit)}
+    pages = {"page": board.page + 1, "pages": board.pages, "unit": language.render(unit)}
     footer = (counted(language, WEEK_FOOTER, board.size, **pages) if week else
               counted(language, MONTH_FOOTER, board.size, first=day_text(language, board.first),
                       last=day_text(language, board.last), **pages))
@@ -493,7 +487,7 @@ def rating_board(board: RatingBoard, *, viewer_id: int | None, guild_name: str |
     engine = GAMES[board.game]
     where = where_text(board.guild_id, guild_name, language)
     title = language.format(RATING_TITLE, game=engine.title,
-                            variant=said(language, board.variant), where=where)
+                            variant=language.render(board.variant), where=where)
     lines = [rating_line_text(line, language) for line in board.lines]
     if not board.lines:
         lines = [language.gettext(NOBODY_RATED)]
@@ -614,7 +608,7 @@ def rating_line(ratings: list[PlayerRating] | None, language: Language = ENGLISH
         return None
     parts = []
     for r in ratings:
-        common = {"rating": number(language, r.rating), "variant": said(language, r.variant),
+        common = {"rating": number(language, r.rating), "variant": language.render(r.variant),
                   "trend": month_trend(r.month_change, language)}
         if r.provisional:
             parts.append(language.format(RATED_PROVISIONAL, days=r.days,
@@ -657,9 +651,9 @@ def stats(name: str, records: list[GameRecord],
             language.format(RUNS_LINE, finished=number(language, s.finished),
                             wins=number(language, s.wins), rate=percent(language, rate),
                             dailies=number(language, s.dailies)),
-            language.format(BEST_LINE, best=said(language, s.best_text),
+            language.format(BEST_LINE, best=language.render(s.best_text),
                             average=one_decimal(language, s.average_points or 0),
-                            unit=said(language, unit)),
+                            unit=language.render(unit)),
             language.format(STREAK_LINE, current=number(language, record.current_streak),
                             longest=number(language, record.longest_streak)),
             freeze_line(record, language),
@@ -743,7 +737,7 @@ def verify(game: str, variant: str, day: str, commitment: str, seed: int | None,
     """The day's commitment, and once closed its seed and how to check both, and its par
     (``par``) once solved."""
     title = language.format(VERIFY_TITLE, game_day=game_day(game, day, language),
-                            variant=said(language, variant), day=day_text(language, day))
+                            variant=language.render(variant), day=day_text(language, day))
     lines = [language.format(COMMITMENT, commitment=commitment)]
     if seed is None:
         lines.append(language.format(SEED_LATER, when=at(closes_at(day))))
