@@ -24,6 +24,8 @@ from discord.ext import commands
 
 from bot import command_sync, fastpath, replies
 from bot.buttons import ClickRouter
+from bot.cogs.table import table_off
+from bot.custom_ids import TABLE
 from bot.dressing import TablePictures
 from bot.i18n import CommandTranslator, catalogs
 from bot.pictures.emoji import sync_card_emoji
@@ -185,6 +187,8 @@ class DungeonBot(commands.Bot):
             self.table_pictures.warm()  # the worker started before the first click needs it
         for extension in self.extensions_to_load():
             await self.load_extension(extension)
+        if not self.embedded_activity:  # boards drawn while it was on still say something true
+            self.clicks.register(TABLE, table_off)
         await self.tree.set_translator(CommandTranslator())
         if self.sync_mode != "never":
             # Several processes (shards) may start at once: they sync one after another, and

@@ -9,7 +9,8 @@ log: a click on someone else's board opens the clicker's own table and changes n
 
 Outside a server (a DM or a group DM), or when Discord refuses to launch (Activities not
 enabled in the Developer Portal, a channel it cannot launch in), the answer is one calm
-sentence, and nothing changes.
+sentence, and nothing changes; so is a board's Open table clicked after the Activity was
+turned off (:func:`table_off`, which the bot routes the button to then).
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ TABLE_EMOJI = "🃏"
 NOT_IN_A_SERVER = N_(
     "The table opens in a server's channel, so nothing was opened here: use /table in a "
     "server where Dungeon Deck is.")
+#: An Open table button on a board drawn while the Activity was on, clicked after it was
+#: turned off (the router's "damaged button" would not be true).
+TABLE_OFF = N_(
+    "The table is not open on this bot at the moment, so nothing was opened: the buttons "
+    "under your boards still play every game.")
 NOT_OPENED = N_(
     "Discord did not open the table here, so nothing changed: the buttons under your boards "
     "still play every game.")
@@ -46,6 +52,13 @@ NOT_OPENED = N_(
 def table_id(run_id: int) -> str:
     """The custom id of a board's Open table button."""
     return make_id(TABLE, run_id)
+
+
+async def table_off(interaction: discord.Interaction[Any], click: Click) -> None:
+    """Open table while the Activity is off (``bot.client`` routes it here then)."""
+    log.info("refused: Open table on run %s from user %s: the Activity is off",
+             click.fields[0], interaction.user.id)
+    await replies.notice(interaction, TABLE_OFF)
 
 
 class Table(commands.Cog):

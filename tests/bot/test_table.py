@@ -19,7 +19,7 @@ from simcord.http import router as simcord_router
 from simcord.http.routes import interactions as simcord_interactions
 
 from bot.buttons import GARBLED
-from bot.cogs.table import NOT_IN_A_SERVER, NOT_OPENED, OPEN_TABLE, table_id
+from bot.cogs.table import NOT_IN_A_SERVER, NOT_OPENED, OPEN_TABLE, TABLE_OFF, table_id
 from tests.bot.raw import EPHEMERAL, GUILD_ID, LAUNCH_ACTIVITY, FakeDiscord
 
 ALICE = 1001
@@ -185,6 +185,20 @@ async def test_open_table_on_a_board_posted_before_a_restart_still_launches(
     await fake.settle()
     assert fake.response(clicked)["type"] == LAUNCH_ACTIVITY
     await second.http.close()
+    await second.core.close()
+
+    # The Activity turned off since: the button says so, and nothing changes.
+    third = make_bot()
+    await fake.attach(third)
+    (before,) = await third.core.runs.unfinished(ALICE)
+    clicked = fake.click(third, ALICE, message_id, custom_id, guild_id=GUILD_ID)
+    await fake.settle()
+    answer = fake.response(clicked)
+    assert answer["type"] == 4 and answer["data"]["flags"] == EPHEMERAL
+    assert answer["data"]["content"] == TABLE_OFF
+    (after,) = await third.core.runs.unfinished(ALICE)
+    assert after.version == before.version
+    await third.http.close()
 
 
 async def test_off_there_is_no_table_and_boards_and_commands_are_as_before(
