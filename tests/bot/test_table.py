@@ -236,3 +236,26 @@ async def test_help_explains_table_when_it_is_on(world, error_logs):
     topic = (await world.click(world.alice, intro.response, play["custom_id"])).response
     assert "**/table**: Open the table: play Dungeon Deck's games by touching the cards." in (
         topic.embeds[0].description)
+
+
+async def test_a_board_whose_control_row_is_full_keeps_its_buttons(world, error_logs):
+    """Open table takes a free place in the controls' row, never one a board needs."""
+    import discord
+
+    from bot import screens
+    from bot.buttons import ButtonRows, button
+    from bot.cogs.table import Table
+
+    await world.play(world.alice, "donsol")
+    (run,) = await world.core.runs.unfinished(world.alice.id)
+    rows = ButtonRows()
+    for i in range(5):
+        rows.add(button(f"dd.c:stats:{run.id}:{i}:", label=str(i), row=screens.CONTROL_ROW))
+    full = screens.Screen(discord.Embed(), rows, run)
+    await Table(world.env.bot).dress(run, full)
+    assert [b.custom_id for b in rows.buttons] == [
+        f"dd.c:stats:{run.id}:{i}:" for i in range(5)]
+    room = screens.Screen(discord.Embed(), ButtonRows(), run)
+    await Table(world.env.bot).dress(run, room)
+    assert [(b.custom_id, b.row) for b in room.buttons.buttons] == [
+        (table_id(run.id), screens.CONTROL_ROW)]
