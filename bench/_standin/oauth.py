@@ -85,9 +85,9 @@ class OAuthStandIn:
 
     def routes(self) -> web.Application:
         app = web.Application()
-        app.router.add_post("/oauth2/token", self._exchange)
-        app.router.add_get("/users/@me", self._me)
-        app.router.add_get("/users/@me/guilds", self._guilds)
+        app.router.add_post("/oauth2/token", self.token_endpoint)
+        app.router.add_get("/users/@me", self.me_endpoint)
+        app.router.add_get("/users/@me/guilds", self.guilds_endpoint)
         app.middlewares.append(self._record)
         return app
 
@@ -98,7 +98,7 @@ class OAuthStandIn:
             return web.json_response({"message": "Bad Gateway"}, status=502)
         return await handler(request)
 
-    async def _exchange(self, request: web.Request) -> web.Response:
+    async def token_endpoint(self, request: web.Request) -> web.Response:
         form = await request.post()
         if form.get("client_id") != self.client_id or form.get("client_secret") != (
                 self.client_secret):
@@ -124,7 +124,7 @@ class OAuthStandIn:
             return None
         return self.users.get(found.user_id)
 
-    async def _me(self, request: web.Request) -> web.Response:
+    async def me_endpoint(self, request: web.Request) -> web.Response:
         user = self._user_of(request)
         if user is None:
             return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
@@ -132,7 +132,7 @@ class OAuthStandIn:
                                   "global_name": user.global_name, "locale": user.locale,
                                   "discriminator": "0", "avatar": None})
 
-    async def _guilds(self, request: web.Request) -> web.Response:
+    async def guilds_endpoint(self, request: web.Request) -> web.Response:
         user = self._user_of(request)
         if user is None:
             return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)

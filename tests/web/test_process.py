@@ -5,6 +5,7 @@ secret kept out of every log line."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 import os
@@ -168,3 +169,31 @@ async def test_the_token_cache_is_bounded_and_drops_refused_tokens() -> None:
                     await auth.user(forged)
         finally:
             await auth.close()
+
+
+async def test_the_bench_stand_in_hosts_the_oauth_endpoints(tmp_path: Path) -> None:
+    from bench._standin.server import StandIn
+    from core import Core
+
+    async with StandIn() as discord:
+        discord.oauth.add_user(7, "zed", locale="pt-BR")
+        config = dataclasses.replace(WebConfig.from_env({
+            "WEB_PORT": "8087", "DISCORD_CLIENT_ID": CLIENT_ID,
+            "DISCORD_CLIENT_SECRET": CLIENT_SECRET, "DISCORD_API_BASE": discord.base_url}),
+            port=0)  # a free port
+        core = await Core.open(tmp_path / "web.sqlite3")
+        runner = await serve.start(core, config)
+        base = f"http://127.0.0.1:{serve.port_of(runner)}"
+        try:
+            async with aiohttp.ClientSession() as http:
+                async with http.post(base + "/api/token",
+                                     json={"code": discord.oauth.code(7)}) as r:
+                    token = (await r.json())["access_token"]
+                async with http.get(base + "/api/me",
+                                    headers={"Authorization": f"Bearer {token}"}) as r:
+                    me = await r.json()
+        finally:
+            await serve.stop(runner)
+            await core.close()
+        assert me["user"]["name"] == "zed" and me["language"] == "pt-BR"
+        assert discord.unexpected == []
