@@ -89,6 +89,18 @@ WORDS: dict[str, str] = {
     "no_match": N_("The seed does not match the commitment."),
     # Stats
     "stats_heading": N_("Your stats"),
+    "stats_runs": N_("Finished runs"),
+    "stats_wins": N_("Won"),
+    "stats_win_rate": N_("Win rate"),
+    "stats_dailies": N_("Dailies"),
+    "stats_best": N_("Best"),
+    "stats_average": N_("Average"),
+    "stats_streak": N_("Current streak"),
+    "stats_longest": N_("Longest streak"),
+    "stats_freezes": N_("Streak freezes"),
+    "stats_recent": N_("The last days"),
+    "stats_none": N_("No finished runs yet."),
+    "percent": N_("{n}%"),
     # The replay viewer
     "replay_heading": N_("Replay"),
     "first": N_("First"),
@@ -103,4 +115,6 @@ WORDS: dict[str, str] = {
     "network_error": N_("The table cannot reach the server. Check your connection and try "
                         "again."),
     "error_id": N_("Something went wrong (error {id})."),
+    "discord_unreachable": N_("Discord cannot be reached right now; please try again in a "
+                              "minute."),
 }
