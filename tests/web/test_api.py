@@ -9,6 +9,8 @@ from language import catalogs
 from tests.web.conftest import Table
 
 ALICE, BOB = 1_000_000_000_000_001, 1_000_000_000_000_002
+#: A Donsol deal whose first room is J♠ 6♦ 7♣ 4♠: no first move ends the run.
+SEEDED = 1
 
 
 async def test_sign_in_gives_discords_token_and_me_names_the_user(table: Table) -> None:
@@ -38,6 +40,9 @@ async def test_a_used_or_unknown_code_is_refused(table: Table) -> None:
 
 async def test_practice_starts_then_resumes_and_moves_with_the_version(table: Table) -> None:
     alice = await table.sign_in(ALICE)
+    fresh = await alice.post("/api/runs", {"game": "tomb", "kind": "practice"})
+    assert fresh.status == 200 and fresh.data["run"]["moves"] == 0  # dealt anew
+    await table.core.runs.start(ALICE, "donsol", seed=SEEDED)  # its first move is not the last
     first = await alice.post("/api/runs", {"game": "donsol", "kind": "practice"})
     assert first.status == 200
     run = first.data["run"]
@@ -150,6 +155,7 @@ async def test_refusals_speak_the_users_discord_language(table: Table) -> None:
     me = await alice.get("/api/me")
     assert me.data["language"] == "fr"
     assert me.data["words"]["undo"] == french.gettext("Undo")
+    await table.core.runs.start(ALICE, "donsol", seed=SEEDED)  # its first move is not the last
     start = (await alice.post("/api/runs", {"game": "donsol"})).data
     assert start["run"]["prompt"] == french.render(
         (await table.core.runs.get(start["run"]["id"])).view["prompt"])
