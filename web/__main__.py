@@ -37,7 +37,12 @@ async def run(config: WebConfig) -> None:
     core = await Core.open(database.database, daily_secret=config.daily_secret,
                            read_url=database.read_url, pool_size=database.pool_size)
     try:
-        runner = await serve.start(core, config)
+        try:
+            runner = await serve.start(core, config)
+        except OSError as exc:
+            raise CannotListen(
+                f"The Activity cannot listen on {config.host}:{config.port}: "
+                f"{exc.strerror or exc}.") from None
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -47,6 +52,10 @@ async def run(config: WebConfig) -> None:
         await serve.stop(runner)
     finally:
         await core.close()
+
+
+class CannotListen(Exception):
+    """The port is taken or the address is not this machine's: one sentence."""
 
 
 def main() -> int:
@@ -62,9 +71,8 @@ def main() -> int:
     setup_logging(config)
     try:
         asyncio.run(run(config))
-    except OSError as exc:
-        print(f"The Activity cannot listen on {config.host}:{config.port}: {exc.strerror}.",
-              file=sys.stderr)
+    except CannotListen as exc:
+        print(exc, file=sys.stderr)
         return 1
     return 0
 

@@ -13,7 +13,6 @@ from typing import Any
 from core import Run, RunKind, RunStatus
 from core.daily import day_number
 from language import Language
-from rules import GAMES
 from rules.cards import is_card
 from rules.words import Message, Phrase
 
@@ -84,7 +83,3 @@ def run_payload(run: Run, language: Language, *, last: str | None = None,
         "can": {"undo": playing and practice and run.moves > 0, "resign": playing,
                 "hint": playing and practice},
     }
-
-
-def game_title(game: str) -> str:
-    return GAMES[game].title

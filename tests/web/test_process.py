@@ -197,3 +197,23 @@ async def test_the_bench_stand_in_hosts_the_oauth_endpoints(tmp_path: Path) -> N
             await core.close()
         assert me["user"]["name"] == "zed" and me["language"] == "pt-BR"
         assert discord.unexpected == []
+
+
+async def test_python_m_web_says_when_its_port_is_taken(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_", "DISCORD_"))}
+        env |= {"WEB_PORT": str(port), "DISCORD_CLIENT_ID": CLIENT_ID,
+                "DISCORD_CLIENT_SECRET": CLIENT_SECRET,
+                "DATABASE_PATH": str(tmp_path / "web.sqlite3"), "PYTHONPATH": str(ROOT)}
+        env.pop("DATABASE_URL", None)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "web", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 1
+    last = err.decode().strip().splitlines()[-1]
+    assert last.startswith(f"The Activity cannot listen on 127.0.0.1:{port}: ")
+    assert "Traceback" not in err.decode()
