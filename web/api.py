@@ -91,7 +91,7 @@ def bearer(request: web.Request) -> str | None:
 
 
 #: Routes that need no token.
-OPEN = frozenset({"/api/health", "/api/token"})
+OPEN = frozenset({"/api/health", "/api/config", "/api/token"})
 
 
 @web.middleware
@@ -190,6 +190,12 @@ def ok(data: dict[str, Any]) -> web.Response:
 
 async def health(request: web.Request) -> web.Response:
     return ok({"ok": True})
+
+
+async def config(request: web.Request) -> web.Response:
+    """What the page needs before signing in: the application's id (public: it is in every
+    Activity's address), for the SDK's ``authorize``."""
+    return ok({"client_id": request.app[AUTH].client_id})
 
 
 async def token(request: web.Request) -> web.Response:
@@ -324,7 +330,9 @@ async def boards(request: web.Request) -> web.Response:
                 "outcome": found.outcome,
                 "outcome_text": (language.render(engine.outcome_text(found.outcome))
                                  if found.outcome else None),
-                "you": found.owner_id == user.id}
+                "you": found.owner_id == user.id,
+                # A closed day's runs can be replayed (GET /api/replays/{run}).
+                "run": found.run_id if board.closed else None}
 
     return ok({
         "game": board.game, "title": engine.title, "variant": board.variant,
@@ -421,6 +429,7 @@ async def rules(request: web.Request) -> web.Response:
 RUN = r"{id:[0-9]{1,19}}"
 ROUTES: tuple[tuple[str, str, Handler], ...] = (
     ("GET", "/api/health", health),
+    ("GET", "/api/config", config),
     ("POST", "/api/token", token),
     ("GET", "/api/me", me),
     ("POST", "/api/runs", start_run),

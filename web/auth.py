@@ -59,7 +59,7 @@ class Auth:
     def __init__(self, api: str, client_id: str | None, client_secret: str | None, *,
                  cache_seconds: float = CACHE_SECONDS, cache_size: int = CACHE_SIZE) -> None:
         self.api = api.rstrip("/")
-        self._client_id = client_id
+        self.client_id = client_id
         self._client_secret = client_secret
         self._cache_seconds = cache_seconds
         self._cache_size = cache_size
@@ -80,7 +80,7 @@ class Auth:
     async def exchange(self, code: str) -> tuple[str, int]:
         """``(access_token, expires_in)`` for an authorization code; ``BadCode``,
         ``DiscordUnreachable``."""
-        form = {"client_id": self._client_id or "", "client_secret": self._client_secret or "",
+        form = {"client_id": self.client_id or "", "client_secret": self._client_secret or "",
                 "grant_type": "authorization_code", "code": code}
         try:
             async with self._http().post(f"{self.api}/oauth2/token", data=form) as response:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from aiohttp.test_utils import TestClient, TestServer
 
+from bench._standin.oauth import CLIENT_ID
 from core import RunKind
 from rules import GAMES
 from tests.web.conftest import Table
@@ -82,7 +83,11 @@ async def test_a_closed_days_daily_replays_step_by_step(table: Table) -> None:
     run_id = end["run"]["id"]
     early = await alice.get(f"/api/replays/{run_id}")
     assert early.status == 422 and "still open" in early.error["message"]
+    assert (await alice.get("/api/boards/donsol")).data["lines"][0]["run"] is None  # open
     table.clock.advance(days=2)
+    closed = await alice.get("/api/boards/donsol?day=2026-12-01")
+    assert closed.data["closed"] is True and isinstance(closed.data["seed"], int)
+    assert [line["run"] for line in closed.data["lines"]] == [run_id]  # now replayable
     first = await alice.get(f"/api/replays/{run_id}")
     assert first.status == 200, first.data
     assert first.data["step"] == 0 and first.data["steps"] == end["run"]["moves"]
@@ -129,6 +134,8 @@ async def test_every_game_deals_a_payload_with_its_cards(table: Table) -> None:
 
 
 async def test_static_files_and_the_proxy_prefix(table: Table, tmp_path) -> None:
+    config = await table.request("GET", "/.proxy/api/config")  # before signing in
+    assert config.status == 200 and config.data == {"client_id": CLIENT_ID}
     health = await table.request("GET", "/.proxy/api/health")
     assert health.status == 200 and health.data == {"ok": True}
     assert "default-src 'self'" in health.headers["Content-Security-Policy"]
