@@ -12,17 +12,18 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_DATABASE_PATH = Path("data") / "dungeon-deck.sqlite3"
+# The parsers the web adapter shares live in the core (web/config.py reads them alike).
+from core.environment import DEFAULT_DATABASE_PATH, ConfigError, api_base, count, database_url
+from core.environment import port as _any_port
+from core.environment import text as _text
+
+__all__ = ["DEFAULT_DATABASE_PATH", "ConfigError", "Settings"]
 
 #: Printed when the token is missing; the operator has nothing else to read.
 NO_TOKEN = (
     "Set DISCORD_TOKEN in .env (copy .env.example) — "
     "see README ‘Create the Discord application’."
 )
-
-
-class ConfigError(Exception):
-    """A setting is missing or malformed; the message is one sentence for the operator."""
 
 
 @dataclass(frozen=True)
@@ -120,9 +121,6 @@ class Settings:
         return self.token
 
 
-def _text(env: Mapping[str, str], name: str) -> str | None:
-    value = env.get(name, "").strip()
-    return value or None
 
 
 def _guild_id(value: str | None) -> int | None:
@@ -133,25 +131,8 @@ def _guild_id(value: str | None) -> int | None:
     return int(value)
 
 
-def _api_base(value: str | None) -> str | None:
-    # Loopback only: the bot token is sent to this address.
-    if value is None:
-        return None
-    match = re.fullmatch(r"http://(127\.0\.0\.1|localhost|\[::1\]):([0-9]{1,5})/?", value)
-    if match is None:
-        raise ConfigError(
-            "DISCORD_API_BASE must be a local stand-in such as http://127.0.0.1:8080, "
-            f"not {value!r} (for benchmarks and tests only)."
-        )
-    return f"http://{match[1]}:{match[2]}"
 
 
-def _port(value: str | None) -> int | None:
-    if value is None:
-        return None
-    if not value.isdigit() or not 1 <= int(value) <= 65535:
-        raise ConfigError(f"METRICS_PORT must be a port number from 1 to 65535, not {value!r}.")
-    return int(value)
 
 
 def _log_level(value: str) -> int:
@@ -163,23 +144,8 @@ def _log_level(value: str) -> int:
     return level
 
 
-def _database_url(value: str | None, name: str) -> str | None:
-    if value is None:
-        return None
-    if not value.startswith(("postgresql://", "postgres://")):
-        raise ConfigError(
-            f"{name} must be a PostgreSQL URL such as postgresql://user:password@host/dbname "
-            "(leave it empty for SQLite at DATABASE_PATH)."
-        )
-    return value
 
 
-def _count(value: str | None, name: str) -> int | None:
-    if value is None:
-        return None
-    if not value.isdigit() or int(value) < 1:
-        raise ConfigError(f"{name} must be a whole number of at least 1, not {value!r}.")
-    return int(value)
 
 
 def _shards(count_text: str | None, ids_text: str | None, *, postgres: bool
@@ -234,3 +200,12 @@ def _card_colours(value: str | None) -> str:
     if value.lower() not in ("four", "two"):
         raise ConfigError(f"CARD_COLOURS must be four or two, not {value!r}.")
     return value.lower()
+
+
+_api_base = api_base
+_database_url = database_url
+_count = count
+
+
+def _port(value: str | None) -> int | None:
+    return _any_port(value, "METRICS_PORT")

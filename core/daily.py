@@ -22,14 +22,14 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from core.checks import check_day, check_game, check_variant
+from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
 from core.errors import N_, AlreadyPlayed, BadRequest
 from core.model import Run, RunKind, RunStatus
 from core.recap import run_result_line
 from core.runs import Runs, insert_run, load
 from rules.deal import commitment, daily_seed
-from store.base import Conflict, NewRun, Tx
+from store.base import Conflict, NewRun, RunRow, Tx
 
 #: Day #1 of every game's daily.
 EPOCH = date(2026, 12, 1)
@@ -166,6 +166,17 @@ class Daily:
             raise AlreadyPlayed(started.run)
         return started.run
 
+    async def played(self, owner_id: int, game: str, variant: str | None = None,
+                     day: str | None = None) -> int | None:
+        """The id of the player's daily of that game, variant and day (today by default),
+        finished or not; None when they have not started it. Reads only: nothing is dealt."""
+        engine = check_game(game)
+        variant = check_variant(engine, variant)
+        day = self.today() if day is None else check_day(day)
+        row = await self._ctx.store.read(_daily_run_tx, check_id(owner_id, "user"), engine.key,
+                                         variant, day)
+        return None if row is None else row.id
+
     async def practise(
         self,
         owner_id: int,
@@ -224,6 +235,10 @@ def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str) -> DailyStart:
         existing = tx.daily_run(row.owner_id, row.game, row.variant, row.day)
         assert existing is not None
         return DailyStart(load(tx, existing, repair=True), created=False)
+
+
+def _daily_run_tx(tx: Tx, owner_id: int, game: str, variant: str, day: str) -> RunRow | None:
+    return tx.daily_run(owner_id, game, variant, day)
 
 
 def _add_meta(tx: Tx, key: str, value: str) -> str:

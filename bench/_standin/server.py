@@ -32,6 +32,7 @@ import orjson
 from aiohttp import WSMsgType, web
 
 from bench._standin import payloads as p
+from bench._standin.oauth import OAuthStandIn
 
 DEADLINE = 3.0  # seconds Discord waits for an interaction's first response
 #: Values of ``with_response`` that ask for the callback object (discord.py sends "1").
@@ -115,6 +116,8 @@ class StandIn:
         self._runner: web.AppRunner | None = None
         self._listeners: list[Callable[[Interaction], None]] = []
         self._by_token: dict[str, Interaction] = {}
+        #: The OAuth2 endpoints an Activity's server uses (users, codes, tokens).
+        self.oauth = OAuthStandIn()
 
     # ----- life cycle ------------------------------------------------------------------------
 
@@ -127,6 +130,7 @@ class StandIn:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.oauth.api = self.base_url + API
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -283,6 +287,9 @@ class StandIn:
         if webhook:
             body = await _body(request) if method in ("POST", "PATCH") else {}
             return self._webhook(method, webhook[2], webhook[3], body)
+        oauth = self._oauth_route(request, path)
+        if oauth is not None:  # an Activity's server, with a player's bearer token
+            return await oauth
         if request.headers.get("Authorization") != f"Bot {self.token}":
             return _error(401, 0, "401: Unauthorized")
         if path == "/users/@me" and method == "GET":
@@ -316,6 +323,17 @@ class StandIn:
             return _error(404, 10008, "Unknown Message")
         self.unexpected.append(f"{method} {path}")
         return _error(404, 0, "404: Not Found")
+
+    def _oauth_route(self, request: web.Request, path: str) -> Any:
+        if path == "/oauth2/token" and request.method == "POST":
+            return self.oauth.token_endpoint(request)
+        if request.method == "GET" and request.headers.get("Authorization", "").startswith(
+                "Bearer "):
+            if path == "/users/@me":
+                return self.oauth.me_endpoint(request)
+            if path == "/users/@me/guilds":
+                return self.oauth.guilds_endpoint(request)
+        return None
 
     async def _emoji(self, request: web.Request, method: str, emoji_id: str | None,
                      ) -> web.Response:
