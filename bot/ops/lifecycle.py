@@ -13,6 +13,9 @@ stop cleanly on SIGTERM or Ctrl-C.
   taken; Discord tells their senders the interaction failed), let the clicks already being
   handled answer (up to ``drain_timeout`` seconds; a second signal skips the wait), then close
   the connection, the HTTP session and the database. ``serve`` then returns normally.
+- **The Activity.** With ``WEB_PORT`` set, the web adapter (:mod:`web.serve`) is served from
+  this process on the bot's own core once the bot has logged in (``DISCORD_CLIENT_ID``
+  defaults to the bot's application id), and stops before the database closes.
 - **Health and metrics.** With ``METRICS_PORT`` set, ``/healthz`` and ``/metrics`` are served
   on 127.0.0.1 from the start (``/healthz`` answers 503 ``connecting`` until the gateway
   session is ready, and 503 ``stopping`` once a stop began).
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import logging
 import os
@@ -35,6 +39,8 @@ from bot.client import DungeonBot, create_bot
 from bot.config import ConfigError, Settings
 from bot.ops import memory
 from bot.ops.logs import NETWORK_ERRORS, Redact, describe
+from web import serve as web_serve
+from web.config import WebConfig
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +102,10 @@ class BotProcess:
         self._redact = redact
         self._stop = asyncio.Event()
         self._hurry = asyncio.Event()
+        #: The Activity's settings (``ConfigError`` now for a malformed one) and, once it is
+        #: served, its runner.
+        self._web_config = WebConfig.from_env()
+        self._web: web.AppRunner | None = None
 
     # ----- what the signals, the health check and the caller use ------------------------------
 
@@ -150,6 +160,9 @@ class BotProcess:
                     await main
             if http is not None:
                 await http.cleanup()
+            if self._web is not None:  # before the database it reads closes
+                await web_serve.stop(self._web)
+                self._web = None
             await self._close()
 
     # ----- the steps ---------------------------------------------------------------------------
@@ -179,6 +192,7 @@ class BotProcess:
         if self.sync_only:  # the bot's setup_hook pushed the commands during the login
             self.synced = True
             return
+        await self._start_web(bot)
         metrics.watch_gateway(lambda: bot.latency)
         metrics.time_store(bot.core.store)
         metrics.watch_workers(bot.core.workers)
@@ -221,6 +235,20 @@ class BotProcess:
             raise ConfigError(f"METRICS_PORT {port} cannot be used on 127.0.0.1 ({why}).") from None
         log.info("Health and metrics on http://127.0.0.1:%d/healthz and /metrics", port)
         return runner
+
+    async def _start_web(self, bot: DungeonBot) -> None:
+        """Serve the Activity on the bot's core when ``WEB_PORT`` is set."""
+        config = self._web_config
+        if not config.enabled or self._web is not None:
+            return
+        if config.client_id is None:
+            config = dataclasses.replace(config, client_id=str(bot.application_id))
+        try:
+            self._web = await web_serve.start(bot.core, config)
+        except OSError as error:
+            why = os.strerror(error.errno).lower() if error.errno else str(error)
+            raise ConfigError(
+                f"WEB_PORT {config.port} cannot be used on {config.host} ({why}).") from None
 
     async def _drain(self) -> None:
         """Wait for the clicks and commands being handled (discord.py runs each in a task of

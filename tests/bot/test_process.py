@@ -338,3 +338,47 @@ async def test_sync_pushes_the_commands_and_exits(tmp_path, discord):
     assert {"play", "games", "rules", "help"} <= set(discord.commands)
     assert b"Synced" in output and b"Traceback" not in output
     assert not discord.identified.is_set(), "sync does not connect to the gateway"
+
+
+async def test_web_port_serves_the_activity_from_the_bot_process(spawn, discord):
+    """With WEB_PORT set the bot process serves the Activity on its own core: a player signs
+    in through Discord's OAuth2 (the stand-in) with the bot's application id as the client
+    id, plays a move in the API, and the run is the one the bot's database holds; SIGTERM
+    stops both cleanly."""
+    from bench._standin import payloads
+
+    discord.oauth.client_id = str(payloads.APPLICATION_ID)  # no DISCORD_CLIENT_ID: the bot's
+    discord.oauth.add_user(71, "wendy")
+    port = free_port()
+    bot = await spawn(discord.base_url, WEB_PORT=str(port),
+                      DISCORD_CLIENT_SECRET=discord.oauth.client_secret)
+    await bot.wait_for_log(rf"the Activity is served on http://127\.0\.0\.1:{port}")
+    site = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{site}/api/config") as response:
+            assert (await response.json())["client_id"] == str(payloads.APPLICATION_ID)
+        async with http.post(f"{site}/api/token",
+                             json={"code": discord.oauth.code(71)}) as response:
+            assert response.status == 200, await response.text()
+            token = (await response.json())["access_token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        async with http.post(f"{site}/api/runs", headers=headers,
+                             json={"game": "clear", "kind": "practice"}) as response:
+            started = await response.json()
+        action = started["actions"][0]["action"]
+        async with http.post(f"{site}/api/runs/{started['run']['id']}/move", headers=headers,
+                             json={"version": started["run"]["version"],
+                                   "action": action}) as response:
+            assert response.status == 200, await response.text()
+            moved = await response.json()
+    assert moved["run"]["moves"] == 1
+    with contextlib.closing(sqlite3.connect(bot.database)) as db:
+        stored = db.execute("SELECT owner_id, game FROM runs WHERE id = ?",
+                            (started["run"]["id"],)).fetchone()
+        log = db.execute("SELECT action FROM moves WHERE run_id = ?",
+                         (started["run"]["id"],)).fetchall()
+    assert stored == (71, "clear") and log == [(action,)]
+    status, _ = await bot.signal(signal.SIGTERM)
+    assert status == 0
+    assert "the Activity is no longer served" in bot.text()
+    assert_clean(bot.text())
