@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from core import AlreadyPlayed, Core, NotYourRun, Refusal, Run, RunKind
+from core import AlreadyPlayed, Core, NotYourRun, Refusal, Run, RunKind, rankings
 from core.checks import check_game, check_variant
 from core.daily import closes_at, day_number
 from core.errors import N_, Phrase
@@ -52,9 +52,6 @@ BAD_CODE = N_("Discord did not accept that sign-in code: open the table again.")
 BAD_QUERY = N_("{field} must be a whole number from 0 to 2147483647.")
 BAD_SCOPE = N_("The scope must be global or server.")
 PRACTICE_KIND = "practice"
-HIDDEN_NAME = N_("a player")
-UNNAMED = N_("player {id}")
-RESIGNED_SCORE = N_("{score} (resigned)")
 SEED_MATCHES = N_("{name}'s seed is {seed}; its commitment matches, so the deal was fixed "
                   "before anyone played it.")
 SEED_DIFFERS = N_("{name}'s seed is {seed}, but its commitment does not match: please tell "
@@ -319,14 +316,8 @@ async def boards(request: web.Request) -> web.Response:
         page=query_number(request, "page"), viewer_id=user.id)
 
     def line(found: Any) -> dict[str, Any]:
-        if found.hidden:
-            name = language.gettext(HIDDEN_NAME)
-        else:
-            name = found.name or language.format(UNNAMED, id=found.owner_id)
-        score = language.render(found.score_text) if found.score_text else str(found.score)
-        if found.status == "resigned":
-            score = language.format(RESIGNED_SCORE, score=score)
-        return {"rank": found.rank, "name": name, "score_text": score,
+        return {"rank": found.rank, "name": language.render(rankings.listed_name(found)),
+                "score_text": language.render(rankings.score_shown(found)),
                 "outcome": found.outcome,
                 "outcome_text": (language.render(engine.outcome_text(found.outcome))
                                  if found.outcome else None),
