@@ -86,10 +86,8 @@ class Run:
     states: list[Any]
     actions: list[str] = field(default_factory=list)
     resigned: bool = False
-
-    @property
-    def version(self) -> int:
-        return len(self.actions) + (1 if self.resigned else 0)
+    #: One more on every write, undo included, as the real runs table counts.
+    version: int = 0
 
     @property
     def state(self) -> Any:
@@ -110,6 +108,7 @@ def cards_of(action: str) -> list[str]:
 class Fixture:
     def __init__(self) -> None:
         self.runs: dict[int, Run] = {}
+        self.words = WORDS
         self.rng = random.Random(5)
         # Yesterday's closed daily of every game, played to the end by "bob".
         for key in GAMES:
@@ -131,6 +130,7 @@ class Fixture:
     def _apply(run: Run, action: str) -> None:
         run.states.append(GAMES[run.game].apply(run.state, action))
         run.actions.append(action)
+        run.version += 1
 
     def summary(self, run: Run) -> dict[str, Any]:
         game = GAMES[run.game]
@@ -187,7 +187,8 @@ class Fixture:
                 if r.user == user and self.summary(r)["status"] == "playing"]
         guild = request.headers.get("X-Guild-Id")
         return web.json_response({"user": {"id": "1", "name": user}, "language": "en",
-                                  "guild": guild, "words": WORDS, "games": games, "runs": runs})
+                                  "guild": guild, "words": self.words, "games": games,
+                                  "runs": runs})
 
     async def start(self, request: web.Request, user: str) -> web.Response:
         body = await request.json()
@@ -240,8 +241,10 @@ class Fixture:
         elif what == "undo" and run.actions:
             run.actions.pop()
             run.states.pop()
+            run.version += 1
         elif what == "resign":
             run.resigned = True
+            run.version += 1
         elif what == "hint":
             first = GAMES[run.game].actions(run.state)[0]
             view = GAMES[run.game].view(run.state)
@@ -304,8 +307,16 @@ class Fixture:
             "turning_point": {"step": steps // 2, "text": "the fixture's middle move"}})
 
 
-def app() -> web.Application:
+#: The application's key for its Fixture (tests read the runs through it).
+FIXTURE: web.AppKey[Fixture] = web.AppKey("fixture", Fixture)
+
+
+def app(words: dict[str, str] | None = None) -> web.Application:
+    """The stand-in's application; ``words`` replaces the English table (tests use it to
+    see that every word on the page is the server's)."""
     fixture = Fixture()
+    if words is not None:
+        fixture.words = words
 
     def signed(handler: Any) -> Any:
         async def wrapped(request: web.Request) -> web.Response:
@@ -319,7 +330,7 @@ def app() -> web.Application:
         return web.FileResponse(DIST / "index.html", headers={"Cache-Control": "no-store"})
 
     application = web.Application()
-    application["fixture"] = fixture
+    application[FIXTURE] = fixture
     for prefix in ("", "/.proxy"):
         application.router.add_get(f"{prefix}/api/config", fixture.config)
         application.router.add_post(f"{prefix}/api/token", fixture.token)

@@ -131,7 +131,8 @@ export class TableScreen {
       h("h2", { "data-testid": "run-title" }, heading.filter(Boolean).join(" · ")),
       h("p", { class: over ? "status over" : "status", "data-testid": "status", "data-status": run.status },
         over ? `${t("run_over")} ${run.outcome_text} · ${run.score_text}` : run.score_text),
-      h("p", { class: "prompt", "data-testid": "prompt" },
+      // A resigned run's view still asks for a move: it has no prompt any more.
+      run.status === "resigned" ? null : h("p", { class: "prompt", "data-testid": "prompt" },
         over ? null : h("strong", {}, `${t("your_move")} `), run.prompt || String(view.prompt ?? "")),
       h("p", { class: notice ? "notice shown" : "notice", role: "status", "data-testid": "notice" }, notice),
       p.hint ? h("p", { class: "hint-text", "data-testid": "hint-text" },
