@@ -157,6 +157,15 @@ export class Scene {
     text.textContent = String(count);
   }
 
+  /** A small dark pill with `text`, its right edge at x (a count on a card's corner). */
+  badge(text: string, right: number, top: number): void {
+    const width = 8 + 8 * text.length;
+    const g = el("g", { class: "badge", "aria-hidden": "true" }, this.svg);
+    el("rect", { x: right - width, y: top, width, height: 18, rx: 9 }, g);
+    const node = el("text", { x: right - width / 2, y: top + 13, "text-anchor": "middle" }, g);
+    node.textContent = text;
+  }
+
   /** Sets the drawing's height; call last. */
   finish(height: number): SVGSVGElement {
     this.svg.setAttribute("viewBox", `0 0 ${WIDTH} ${Math.ceil(height)}`);

@@ -3,8 +3,11 @@
 // reserve and the slain count (rules/clear view: piles, hand, talon, reserve, slain).
 
 import { cardName } from "../cards";
-import { CH, type GameTable, type Scene } from "../svg";
+import { CH, CW, type GameTable, type Scene } from "../svg";
 import { t } from "../words";
+
+/** How far each attacking card sits below the one before: its index stays readable. */
+const STEP = 30;
 
 interface Pile {
   monster: string | null;
@@ -21,16 +24,16 @@ export const clear: GameTable = {
     piles.forEach((pile, i) => {
       const x = 18 + i * 84;
       const name = t("pile", { n: i + 1 });
-      const monster = scene.card(pile.monster, x, 24, { caption: name });
+      const under = pile.hidden > 0 ? ` ${t("hidden_cards", { n: pile.hidden })}` : "";
+      const monster = scene.card(pile.monster, x, 24, { caption: name + under });
       monster.dataset.pile = String(i + 1);
-      if (pile.hidden > 0) {
-        scene.label(t("hidden_cards", { n: pile.hidden }), x + 70, 16, "end", "note");
-      }
-      pile.attack.forEach((code, j) => scene.card(code, x, 24 + 46 + j * 26, { caption: name }));
+      pile.attack.forEach((code, j) => scene.card(code, x, 24 + 46 + j * STEP, { caption: name }));
+      // The cards under the monster, as a badge on its free upper right corner.
+      if (pile.hidden > 0) scene.badge(t("hidden_cards", { n: pile.hidden }), x + CW - 4, 28);
       if (pile.monster && pile.needs) notes.push(`${cardName(pile.monster)}: ${pile.needs}`);
     });
     const most = Math.max(0, ...piles.map((p) => p.attack.length));
-    const row = 24 + (most ? 46 + (most - 1) * 26 : 0) + CH + 34;
+    const row = 24 + (most ? 46 + (most - 1) * STEP : 0) + CH + 34;
     scene.label(t("hand"), 18, row - 8);
     const hand: (string | null)[] = view.hand ?? [];
     hand.forEach((code, i) => scene.card(code, 18 + i * 84, row, { caption: t("hand") }));
