@@ -68,6 +68,12 @@ WORDS: dict[str, str] = {
     "pile": "Pile {n}", "reserve": "Reserve", "talon": "Power deck", "slain": "Slain",
     "shield_last": "last blocked {n}", "weapon_last": "last slew {n}",
     "hidden_cards": "+{n}", "previous_day": "Previous day", "next_day": "Next day",
+    "percent": "{n}%", "stats_finished": "Runs finished", "stats_wins": "Wins",
+    "stats_win_rate": "Win rate", "stats_best": "Best", "stats_average": "Average",
+    "stats_dailies": "Dailies played", "stats_current_streak": "Current streak",
+    "stats_longest_streak": "Longest streak", "stats_freezes": "Streak freezes",
+    "stats_hinted": "Runs with hints", "stats_recent": "Recent days",
+    "stats_frozen": "frozen", "stats_missed": "not played",
 }
 
 
@@ -285,8 +291,19 @@ class Fixture:
 
     async def stats(self, request: web.Request, user: str) -> web.Response:
         key = request.match_info["game"]
-        mine = [r for r in self.runs.values() if r.user == user and r.game == key]
-        return web.json_response({"lines": [{"label": "Runs", "value": len(mine)}]})
+        done = [r for r in self.runs.values() if r.user == user and r.game == key
+                and self.summary(r)["status"] != "playing"]
+        wins = sum(GAMES[key].view(r.state)["won"] for r in done)
+        return web.json_response({
+            "game": key, "title": GAMES[key].title, "name": user, "finished": len(done),
+            "wins": wins, "dailies": sum(r.kind == "daily" for r in done), "hinted": 0,
+            "win_rate": round(100 * wins / len(done), 1) if done else None,
+            "best_text": None, "average": None, "average_text": None, "current_streak": 0,
+            "longest_streak": 0, "freezes": 0,
+            "recent": [{"day": YESTERDAY, "played": False, "won": False, "frozen": False,
+                        "score_text": None},
+                       {"day": TODAY, "played": any(r.day == TODAY for r in done),
+                        "won": False, "frozen": False, "score_text": None}]})
 
     async def rules(self, request: web.Request, _user: str) -> web.Response:
         key = request.match_info["game"]

@@ -242,7 +242,8 @@ def test_stats_and_rules_are_the_servers(browser, site):
     assert page.text_content('[data-testid="rules"] h2') == "Clear the Dungeon"
     page.click('[data-testid="screen-stats"]')
     page.wait_for_selector('[data-testid="stats"] dt')
-    assert page.text_content('[data-testid="stats"] dt') == "Runs"
+    assert page.text_content('[data-testid="stats-finished"]') == "0"
+    assert page.locator('[data-testid="stats-recent"] li').count() == 2
     page.close()
 
 

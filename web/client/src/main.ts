@@ -10,7 +10,14 @@ import { signIn } from "./auth";
 import { markdown } from "./markdown";
 import "./style.css";
 import { announce, button, drawView, h, TableScreen } from "./table";
-import { setWords, t } from "./words";
+import { setWords, t, type WordKey } from "./words";
+
+interface Stats {
+  finished?: number; wins?: number; dailies?: number; hinted?: number;
+  win_rate?: number | null; best_text?: string | null; average_text?: string | null;
+  current_streak?: number; longest_streak?: number; freezes?: number;
+  recent?: { day: string; played: boolean; won: boolean; frozen: boolean; score_text: string | null }[];
+}
 
 type ScreenName = "play" | "boards" | "stats" | "rules" | "replay";
 const SCREENS: ScreenName[] = ["play", "boards", "stats", "rules"];
@@ -257,19 +264,33 @@ class App {
   // ----- stats and rules -----
 
   async drawStats(): Promise<void> {
-    const stats = await this.api.get<Record<string, unknown>>(`stats/${this.game}`);
+    const stats = await this.api.get<Stats>(`stats/${this.game}`);
     const list = h("dl", { class: "facts stats", "data-testid": "stats" });
-    const lines = Array.isArray(stats.lines) ? stats.lines as { label: string; value: unknown }[] : null;
-    if (lines) {
-      for (const line of lines) list.append(h("dt", {}, line.label), h("dd", {}, String(line.value)));
-    } else {
-      for (const [key, value] of Object.entries(stats)) {
-        if (value === null || typeof value === "object") continue;
-        list.append(h("dt", {}, key), h("dd", {}, String(value)));
-      }
-    }
-    const text = typeof stats.text === "string" ? h("div", { class: "text" }, markdown(stats.text)) : null;
-    this.main.append(h("section", { class: "stats" }, h("h2", {}, t("stats_heading")), text ?? list));
+    const add = (key: WordKey, value: unknown, testid: string) => {
+      if (value === null || value === undefined || value === "") return;
+      list.append(h("dt", {}, t(key)), h("dd", { "data-testid": testid }, String(value)));
+    };
+    add("stats_finished", stats.finished, "stats-finished");
+    add("stats_wins", stats.wins, "stats-wins");
+    add("stats_win_rate", stats.win_rate === null || stats.win_rate === undefined ? null
+      : t("percent", { n: stats.win_rate }), "stats-win-rate");
+    add("stats_best", stats.best_text, "stats-best");
+    add("stats_average", stats.average_text, "stats-average");
+    add("stats_dailies", stats.dailies, "stats-dailies");
+    add("stats_current_streak", stats.current_streak, "stats-current-streak");
+    add("stats_longest_streak", stats.longest_streak, "stats-longest-streak");
+    add("stats_freezes", stats.freezes, "stats-freezes");
+    add("stats_hinted", stats.hinted, "stats-hinted");
+    // The recent days as a strip of marks, each named by its day and result.
+    const recent = h("ol", { class: "recent", "data-testid": "stats-recent", "aria-label": t("stats_recent") },
+      ...(stats.recent ?? []).map((d) => {
+        const said = [d.day, d.score_text ?? (d.frozen ? t("stats_frozen") : t("stats_missed"))].join(" · ");
+        return h("li", { class: d.won ? "won" : d.played ? "played" : d.frozen ? "frozen" : "missed",
+          title: said, "aria-label": said });
+      }));
+    this.main.append(h("section", { class: "stats" }, h("h2", {}, t("stats_heading")), list,
+      stats.recent?.length ? h("h3", {}, t("stats_recent")) : null,
+      stats.recent?.length ? recent : null));
   }
 
   async drawRules(): Promise<void> {

@@ -19,6 +19,9 @@ export const WORD_KEYS = [
   "joker_red", "joker_black", "dungeon", "xp", "hit_points", "encounter", "phase",
   "phase_delve", "phase_retreat", "phase_over", "this_turn", "piles", "pile", "reserve",
   "talon", "slain", "shield_last", "weapon_last", "hidden_cards", "previous_day", "next_day",
+  "percent", "stats_finished", "stats_wins", "stats_win_rate", "stats_best", "stats_average",
+  "stats_dailies", "stats_current_streak", "stats_longest_streak", "stats_freezes",
+  "stats_hinted", "stats_recent", "stats_frozen", "stats_missed",
 ] as const;
 
 export type WordKey = (typeof WORD_KEYS)[number];
