@@ -29,6 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "web" / "dist"
 CLIENT_ID = "1234567890"
 TODAY, YESTERDAY = "2026-12-01", "2026-11-30"
+#: Only the page's own origin, for everything.
+CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; " \
+      "connect-src 'self'; frame-ancestors 'self'; base-uri 'self'; object-src 'none'"
 #: Every day's daily seed per game: today's and yesterday's.
 SEEDS = {TODAY: 11, YESTERDAY: 7}
 
@@ -346,7 +349,14 @@ def app(words: dict[str, str] | None = None) -> web.Application:
     async def index(_request: web.Request) -> web.FileResponse:
         return web.FileResponse(DIST / "index.html", headers={"Cache-Control": "no-store"})
 
-    application = web.Application()
+    @web.middleware
+    async def strict(request: web.Request, handler: Any) -> web.StreamResponse:
+        # Stricter than the real server's: the page must need nothing inline.
+        response = await handler(request)
+        response.headers["Content-Security-Policy"] = CSP
+        return response
+
+    application = web.Application(middlewares=[strict])
     application[FIXTURE] = fixture
     for prefix in ("", "/.proxy"):
         application.router.add_get(f"{prefix}/api/config", fixture.config)

@@ -22,14 +22,31 @@ def open_page(browser: Any, site: Site, user: str, viewport: dict[str, int] = PH
     page = browser.new_page(viewport=viewport, device_scale_factor=2)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # A Content-Security-Policy refusal is a console error too.
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text
+            else None)
     page.errors = errors
     page.goto(url or f"{site.url}/?mock_code={user}")
     page.wait_for_selector("#app[data-ready]", timeout=15000)
     return page
 
 
+def closed(page: Any) -> None:
+    """Closes `page`, which must have thrown no error and broken no CSP rule."""
+    errors = page.errors
+    page.close()
+    assert errors == []
+
+
 def version(page: Any) -> int:
     return int(page.get_attribute(".board", "data-version"))
+
+
+def moved_on(page: Any, before: int) -> None:
+    """Waits until the table shows another version than `before` (a function, not a string:
+    the page's CSP allows no eval, and Playwright evaluates strings with it)."""
+    page.wait_for_function("v => document.querySelector('.board')?.dataset.version !== v",
+                           arg=str(before), timeout=5000)
 
 
 def play(page: Any, target: Any) -> None:
@@ -40,8 +57,7 @@ def play(page: Any, target: Any) -> None:
     choice = page.locator('.choice:not([hidden]) [data-move="choice"]')
     if choice.count():
         choice.first.click()
-    page.wait_for_function(
-        f"document.querySelector('.board')?.dataset.version !== '{before}'", timeout=5000)
+    moved_on(page, before)
 
 
 def legal_moves_fit(page: Any) -> None:
@@ -77,8 +93,7 @@ def test_a_practice_run_is_played_to_its_end_by_touching_cards(browser, site, ga
     assert GAMES[game].view(run.state)["over"]
     # The finished table still shows the outcome and offers nothing to touch.
     assert page.locator(LEGAL).count() == 0
-    assert run.state is not None and page.errors == []
-    page.close()
+    closed(page)
 
 
 def test_every_card_and_move_is_named_for_a_screen_reader(browser, site):
@@ -102,10 +117,10 @@ def test_every_card_and_move_is_named_for_a_screen_reader(browser, site):
     table = page.locator('[data-testid="table"]')
     assert table.get_attribute("aria-label") == "The Scoundrel table"
     play(page, page.locator("g.legal").first)
-    page.wait_for_function("document.getElementById('live').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('live').textContent.length > 0")
     live = page.text_content("#live")
     assert GAMES["scoundrel"].view(run.state)["events"][0] in live
-    page.close()
+    closed(page)
 
 
 def test_the_keyboard_plays_undoes_and_hints(browser, site):
@@ -121,19 +136,19 @@ def test_the_keyboard_plays_undoes_and_hints(browser, site):
     choice = page.locator('.choice:not([hidden]) [data-move="choice"]')
     if choice.count():
         page.keyboard.press("Enter")
-    page.wait_for_function(f"document.querySelector('.board').dataset.version !== '{start}'")
+    moved_on(page, start)
     run = next(r for r in site.fixture.runs.values() if r.user == "keys")
     assert len(run.actions) == 1
     page.keyboard.press("u")
-    page.wait_for_function(f"document.querySelector('.board').dataset.version === '{run.version}'"
-                           " && !document.querySelector('.run[aria-busy]')")
+    page.wait_for_function("v => document.querySelector('.board').dataset.version === v"
+                           " && !document.querySelector('.run[aria-busy]')", arg=str(run.version))
     assert run.actions == []
     page.keyboard.press("h")
     page.wait_for_selector('[data-testid="hint-text"]')
     hinted = page.locator(".hinted")
     assert hinted.count() >= 1
     assert "Keys:" in page.text_content('[data-testid="shortcuts"]')
-    page.close()
+    closed(page)
 
 
 def test_a_card_with_several_moves_asks_which(browser, site):
@@ -150,13 +165,13 @@ def test_a_card_with_several_moves_asks_which(browser, site):
     chosen = actions[-1]
     before = version(page)
     page.click(f'.choice [data-action="{chosen}"]')
-    page.wait_for_function(f"document.querySelector('.board').dataset.version !== '{before}'")
+    moved_on(page, before)
     run = next(r for r in site.fixture.runs.values() if r.user == "chooser")
     assert run.actions == [chosen]
     # The last move's card is highlighted.
     code = chosen.split(" ")[1]
     assert "last" in page.get_attribute(f'g[data-card="{code}"]', "class")
-    page.close()
+    closed(page)
 
 
 def test_a_move_from_an_old_tab_is_refused_and_the_table_redrawn(browser, site):
@@ -176,12 +191,12 @@ def test_a_move_from_an_old_tab_is_refused_and_the_table_redrawn(browser, site):
     choice = old.locator('.choice:not([hidden]) [data-move="choice"]')
     if choice.count():
         choice.first.click()
-    old.wait_for_function(f"document.querySelector('.board').dataset.version !== '{stale}'")
+    moved_on(old, stale)
     assert "out of date" in old.text_content('[data-testid="notice"]')
     assert version(old) == run.version
     assert run.actions == moved
-    old.close()
-    new.close()
+    closed(old)
+    closed(new)
 
 
 def test_the_daily_is_played_once_and_shows_its_commitment(browser, site):
@@ -200,7 +215,7 @@ def test_the_daily_is_played_once_and_shows_its_commitment(browser, site):
     assert page.text_content('[data-testid="notice"]') == "You have played today's daily."
     # The refusal carries the finished run: the table shows it, over.
     assert page.get_attribute('[data-testid="status"]', "data-status") == "resigned"
-    page.close()
+    closed(page)
 
 
 def test_a_closed_day_verifies_and_replays(browser, site):
@@ -231,7 +246,7 @@ def test_a_closed_day_verifies_and_replays(browser, site):
     page.wait_for_selector('[data-testid="replay"][data-step="0"]')
     # The replay is a picture: nothing on it can be touched.
     assert page.locator(LEGAL).count() == 0
-    page.close()
+    closed(page)
 
 
 def test_stats_and_rules_are_the_servers(browser, site):
@@ -244,14 +259,14 @@ def test_stats_and_rules_are_the_servers(browser, site):
     page.wait_for_selector('[data-testid="stats"] dt')
     assert page.text_content('[data-testid="stats-finished"]') == "0"
     assert page.locator('[data-testid="stats-recent"] li').count() == 2
-    page.close()
+    closed(page)
 
 
 def test_a_failed_sign_in_shows_the_servers_sentence(browser, site):
     page = open_page(browser, site, "", url=f"{site.url}/?mock_code=")
     assert page.get_attribute("#app", "data-ready") == "error"
     assert page.text_content('[data-testid="signin-error"]') == "Discord did not sign you in."
-    page.close()
+    closed(page)
 
 
 def test_every_word_on_the_page_is_the_servers(browser):
@@ -269,7 +284,7 @@ def test_every_word_on_the_page_is_the_servers(browser):
             # A heading may join the server's words and names with " · ".
             for part in node.text_content().strip().split(" · "):
                 assert not part or part in allowed or "‹" in part, part
-        page.close()
+        closed(page)
     finally:
         marked.close()
 
