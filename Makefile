@@ -11,9 +11,9 @@ BENCHES := engine service clicks load backends crashes pictures solver boards po
 
 .PHONY: run test lint bench bench-quick screens clean catalogs client
 
-# The languages' catalogs (bot/locale, docs/languages.md): each .po compiled to its .mo, which
+# The languages' catalogs (language/locale, docs/languages.md): each .po compiled to its .mo, which
 # is not committed (a build product; bot.i18n compiles a missing or older one in memory).
-LOCALE := bot/locale
+LOCALE := language/locale
 PO := $(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po)
 MO := $(PO:.po=.mo)
 

@@ -43,9 +43,9 @@ EXIT_CONFIG = 2
 #: The gateway's close code for a token it does not accept.
 GATEWAY_AUTHENTICATION_FAILED = 4004
 TOKEN_REFUSED = "Discord refused DISCORD_TOKEN: copy the bot token again into .env."
-#: The settings each command reads, besides the two secrets the log keeps out (None: all of
+#: The settings each command reads, besides the secrets the log keeps out (None: all of
 #: them), so that a malformed setting a command does not use cannot stop it.
-SECRETS = ("DISCORD_TOKEN", "DAILY_SECRET")
+SECRETS = ("DISCORD_TOKEN", "DAILY_SECRET", "DISCORD_CLIENT_SECRET")
 SETTINGS_USED: dict[str, tuple[str, ...] | None] = {
     "run": None,
     "sync": None,

@@ -22,8 +22,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import fastpath, replies
+from bot import command_sync, fastpath, replies
 from bot.buttons import ClickRouter
+from bot.cogs.table import table_off
+from bot.custom_ids import TABLE
 from bot.dressing import TablePictures
 from bot.i18n import CommandTranslator, catalogs
 from bot.pictures.emoji import sync_card_emoji
@@ -41,6 +43,9 @@ EXTENSIONS = (
     "bot.cogs.challenges", "bot.cogs.series",
     "bot.cogs.replays", "bot.cogs.par", "bot.cogs.ratings", "bot.cogs.reminders",
 )
+#: Loaded only when the Activity is on (``ACTIVITY``, docs/activity.md): /table and the
+#: boards' Open table button.
+ACTIVITY_EXTENSIONS = ("bot.cogs.table",)
 
 SCOPES = ("bot", "applications.commands")
 #: Boards are sent and edited as interaction responses, which need no channel permission;
@@ -116,6 +121,7 @@ class DungeonBot(commands.Bot):
         solve_par: bool = True,
         rate_days: bool = True,
         remind: bool = True,
+        embedded_activity: bool = False,
         **shards: object,
     ) -> None:
         # Slash commands and buttons only: no message content, no members.
@@ -161,6 +167,9 @@ class DungeonBot(commands.Bot):
         #: Send the streak reminders in the background (``bot.cogs.reminders``); tests turn
         #: it off and run its passes themselves.
         self.remind = remind
+        #: The Activity is on (``ACTIVITY``): /table, and an Open table button on boards
+        #: (not ``activity``: that is discord.py's presence).
+        self.embedded_activity = embedded_activity
         self._emoji_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
@@ -176,8 +185,10 @@ class DungeonBot(commands.Bot):
         )
         if self.pictures:
             self.table_pictures.warm()  # the worker started before the first click needs it
-        for extension in EXTENSIONS:
+        for extension in self.extensions_to_load():
             await self.load_extension(extension)
+        if not self.embedded_activity:  # boards drawn while it was on still say something true
+            self.clicks.register(TABLE, table_off)
         await self.tree.set_translator(CommandTranslator())
         if self.sync_mode != "never":
             # Several processes (shards) may start at once: they sync one after another, and
@@ -190,6 +201,10 @@ class DungeonBot(commands.Bot):
             # In the background: Discord's upload limits can make a first sync slow, and
             # boards use text cards until it is done.
             self._emoji_task = asyncio.create_task(self.load_card_emoji())
+
+    def extensions_to_load(self) -> tuple[str, ...]:
+        """The cogs this bot runs: every one, and the Activity's when it is on."""
+        return EXTENSIONS + (ACTIVITY_EXTENSIONS if self.embedded_activity else ())
 
     async def load_card_emoji(self) -> None:
         """Upload the card faces that are missing or changed; use them on boards after."""
@@ -214,6 +229,10 @@ class DungeonBot(commands.Bot):
         Commands go to the dev guild when ``dev_guild_id`` is set (they appear there at once),
         else globally. The hash of what was synced is kept in the database's meta table, per
         application and target. Returns whether a sync happened.
+
+        The sync is a bulk overwrite that keeps the Activity's Entry Point command, which
+        Discord made and the tree cannot hold (:mod:`bot.command_sync`); it is not part of
+        the hash: a sync happens only when our own commands change.
         """
         guild = discord.Object(self.dev_guild_id) if self.dev_guild_id else None
         if guild is not None:
@@ -224,7 +243,7 @@ class DungeonBot(commands.Bot):
         if not force and await self.core.settings.meta(key) == digest:
             log.info("Slash commands unchanged since the last sync (%s); not syncing", target)
             return False
-        synced = await self.tree.sync(guild=guild)
+        synced = await command_sync.overwrite(self.tree, guild)
         await self.core.settings.set_meta(key, digest)
         log.info("Synced %d slash commands (%s)", len(synced), target)
         return True

@@ -58,6 +58,13 @@ class Settings:
     #: ``CARD_COLOURS``: the card emoji's inks, ``four`` (♠ black, ♥ red, ♦ blue, ♣ green) or
     #: ``two`` (red and black).
     card_colours: str = "four"
+    #: The Activity (docs/activity.md): the /table command and boards' Open table button.
+    #: ``ACTIVITY`` on or off; by default on exactly when the web adapter is set up in this
+    #: process's environment (``WEB_PORT`` and ``DISCORD_CLIENT_SECRET`` both set).
+    activity: bool = False
+    #: ``DISCORD_CLIENT_SECRET``: read by the web adapter (``web.config``); here only so the
+    #: log keeps it out (``bot.ops.logs``) and for ``activity``'s default.
+    client_secret: str | None = None
 
     @property
     def database(self) -> str | Path:
@@ -95,6 +102,9 @@ class Settings:
             table_pictures=_switch(_text(env, "TABLE_PICTURES"), "TABLE_PICTURES"),
             par_solver=_switch(_text(env, "PAR_SOLVER"), "PAR_SOLVER"),
             card_colours=_card_colours(_text(env, "CARD_COLOURS")),
+            activity=_activity(_text(env, "ACTIVITY"), web_port=_text(env, "WEB_PORT"),
+                               client_secret=_text(env, "DISCORD_CLIENT_SECRET")),
+            client_secret=_text(env, "DISCORD_CLIENT_SECRET"),
             database_url=_database_url(_text(env, "DATABASE_URL"), "DATABASE_URL"),
             database_pool_size=_count(_text(env, "DATABASE_POOL_SIZE"), "DATABASE_POOL_SIZE"),
             database_read_url=_database_url(_text(env, "DATABASE_READ_URL"),
@@ -207,6 +217,15 @@ def _switch(value: str | None, name: str) -> bool:
     if value.lower() == "off":
         return False
     raise ConfigError(f"{name} must be on or off, not {value!r}.")
+
+
+def _activity(value: str | None, *, web_port: str | None, client_secret: str | None) -> bool:
+    # WEB_PORT's own checks are the web adapter's (web.config); set is all that counts here.
+    # An operator running the web adapter as its own process (python -m web) has neither
+    # in the bot's environment and sets ACTIVITY=on.
+    if value is None:
+        return web_port is not None and client_secret is not None
+    return _switch(value, "ACTIVITY")
 
 
 def _card_colours(value: str | None) -> str:

@@ -23,7 +23,9 @@ The kinds, their fields, and the values they are read as (``Click.fields``):
 - ``ch`` (a challenge): ``acc`` or ``close``, challenge id;
 - ``se`` (a series): ``next``, series id, run number; or ``new``, length;
 - ``dy`` (a board's "Play today's deal"): game, variant;
-- ``hp`` (a /help topic): ``intro`` or a topic's key (``bot.cogs.info.TOPICS``).
+- ``hp`` (a /help topic): ``intro`` or a topic's key (``bot.cogs.info.TOPICS``);
+- ``tb`` (a board's "Open table", when the Activity is on): the run id of the board it is on
+  (for the log: the Activity opens on the clicker's own runs).
 
 Ids of the first release (``dd:<run>:<move>:<action>``, ``ddc:<verb>:<run>:<arg>``) are read
 as ``legacy`` with their run id, answered like a stale board.
@@ -52,6 +54,7 @@ CHALLENGE = "ch"
 SERIES = "se"
 DAILY = "dy"
 HELP = "hp"
+TABLE = "tb"
 #: The /help topics a button may open (``bot.cogs.info.TOPICS``, and ``intro``).
 HELP_TOPICS = ("intro", "play", "daily", "boards", "friends", "settings")
 LEGACY = "legacy"
@@ -130,6 +133,7 @@ LAYOUTS: dict[str, tuple[Field, ...] | dict[str, tuple[Field, ...]]] = {
     SERIES: {"next": (ROW_ID, COUNT), "new": (COUNT,)},
     DAILY: (GAME, VARIANT),
     HELP: (one_of(*HELP_TOPICS),),
+    TABLE: (ROW_ID,),
 }
 
 _ID = re.compile(r"dd\.([a-z]{1,8}):(.*)", re.S)

@@ -2,7 +2,8 @@
 
 A board of any kind of run (practice, daily, challenge, series) is drawn by :mod:`bot.screens`
 and answered here: features add to their kind of run's boards before they are sent
-(``board_extras``: a challenge's deadline, a series' total, a daily's replay button) and act
+(``board_extras``: a challenge's deadline, a series' total, a daily's replay button; and
+``run_extras`` to boards of every kind: the Activity's Open table button) and act
 once a click has finished such a run (``finish_hooks``); card faces go on the board when
 synced, and its table picture goes with it (:mod:`bot.dressing`). The presenter holds no
 game state: it answers one interaction with what the core returned.
@@ -45,6 +46,9 @@ class Presenter:
         #: Registered by the cogs of those kinds of runs as they load, removed as they unload.
         self.board_extras: dict[RunKind, BoardExtra] = {}
         self.finish_hooks: dict[RunKind, FinishHook] = {}
+        #: What a feature adds to every run's board, of any kind, after its kind's extra (the
+        #: Activity's Open table button).
+        self.run_extras: list[BoardExtra] = []
 
     async def redraw(
         self,
@@ -138,6 +142,9 @@ class Presenter:
         run = screen.run
         if run is not None and (extra := self.board_extras.get(run.kind)) is not None:
             await extra(run, screen)
+        if run is not None:
+            for every in self.run_extras:
+                await every(run, screen)
         picture = (
             bot.pictures and run is not None
             and await bot.core.settings.pictures_on(interaction.guild_id, interaction.user.id)

@@ -5,7 +5,7 @@ is a bug, answered with an error id.
 
 A refusal carries a :class:`Message`: an English template marked with :func:`N_` (extracted
 into the catalogs by ``make catalogs``) and its parameters. The core never translates: the
-adapter renders the message in the reader's language (``bot.i18n.render``), and
+adapter renders the message in the reader's language (``language.Language.render``), and
 ``str(refusal)`` is the English sentence (logs, the terminal, tests). See docs/languages.md.
 """
 

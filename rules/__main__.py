@@ -15,7 +15,7 @@ Output piped into a command that stops reading (``| head``) ends quietly.
 The terminal speaks the language of ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG`` (the
 first one set, as gettext reads them), or of ``--lang CODE``: every sentence an engine says
 (a :class:`~rules.words.Phrase`) and the play loop's own, through the compiled catalogs of
-``bot/locale`` (read here with the standard ``gettext`` module; a ``.po`` newer than its
+``language/locale`` (read here with the standard ``gettext`` module; a ``.po`` newer than its
 ``.mo`` is compiled in memory with Babel), and the rules text in that language where the
 game has one. A language without a catalog, or a catalog not complete, is English whole.
 
@@ -65,8 +65,8 @@ class Refusal(Exception):
 
 # ----- the language -------------------------------------------------------------------------
 
-#: Where the catalogs are: ``bot/locale/<lang>/LC_MESSAGES/messages.mo`` (or its ``.po``).
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "bot" / "locale"
+#: Where the catalogs are: ``language/locale/<lang>/LC_MESSAGES/messages.mo`` (or its ``.po``).
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "language" / "locale"
 DOMAIN = "messages"
 #: The environment variables that choose a language, in gettext's order.
 LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")

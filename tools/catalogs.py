@@ -1,4 +1,4 @@
-"""``make catalogs``: extract every marked string into ``bot/locale/messages.pot``.
+"""``make catalogs``: extract every marked string into ``language/locale/messages.pot``.
 
 The template holds the strings marked in the code (``babel.cfg``; the keywords below) and
 every string of the slash commands that Discord shows (descriptions, option names, choice

@@ -38,6 +38,8 @@ DEADLINE = 3.0  # seconds Discord waits for an interaction's first response
 WITH = ("1", "true", "True")
 HEARTBEAT_MS = 41_250
 API = "/api/v10"
+#: The application command type of an Activity's Primary Entry Point.
+ENTRY_POINT = 4
 
 
 @dataclass
@@ -295,7 +297,8 @@ class StandIn:
             return _json(data)
         if re.fullmatch(rf"/applications/{p.APPLICATION_ID}(/guilds/\d+)?/commands", path):
             if method == "PUT":
-                return _json(self._sync(await request.json(loads=orjson.loads)))
+                synced = self._sync(await request.json(loads=orjson.loads))
+                return synced if isinstance(synced, web.Response) else _json(synced)
             if method == "GET":
                 return _json(list(self.commands.values()))
         emoji = re.fullmatch(rf"/applications/{p.APPLICATION_ID}/emojis(?:/(\d+))?", path)
@@ -337,10 +340,27 @@ class StandIn:
             self.emojis[emoji_id]["name"] = (await request.json(loads=orjson.loads)).get("name")
         return _json(self.emojis[emoji_id])
 
-    def _sync(self, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def enable_activity(self, name: str = "launch") -> dict[str, Any]:
+        """What turning Activities on in the Developer Portal does: Discord creates the app's
+        Primary Entry Point command (type 4, handler 2: Discord launches the Activity)."""
+        made = {"id": str(next(self._ids)), "application_id": str(p.APPLICATION_ID),
+                "version": str(next(self._ids)), "name": name, "description": "",
+                "type": ENTRY_POINT, "handler": 2, "integration_types": [0, 1],
+                "contexts": [0, 1, 2], "default_member_permissions": None, "nsfw": False}
+        self.commands[name] = made
+        return dict(made)
+
+    def _sync(self, commands: list[dict[str, Any]]) -> list[dict[str, Any]] | web.Response:
+        # As Discord: an overwrite that leaves out the Entry Point command is refused, and a
+        # command sent with its id (or under its name) keeps that id.
+        if (any(c.get("type") == ENTRY_POINT for c in self.commands.values())
+                and not any(c.get("type") == ENTRY_POINT for c in commands)):
+            return _error(400, 50240, "You cannot remove this app's Primary Entry Point command.")
+        before = self.commands
         self.commands = {
-            c["name"]: dict(c, id=str(next(self._ids)), application_id=str(p.APPLICATION_ID),
-                            version=str(next(self._ids)))
+            c["name"]: dict(
+                c, id=str(c.get("id") or before.get(c["name"], {}).get("id") or next(self._ids)),
+                application_id=str(p.APPLICATION_ID), version=str(next(self._ids)))
             for c in commands
         }
         return list(self.commands.values())

@@ -45,7 +45,8 @@ TOPICS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "Start a run with `/play`, then play it to the end by clicking the buttons under the "
         "board; the board always says what just happened and what you can do next. Runs are "
         "saved after every move, so you can leave and come back (`/games`). Practice runs can "
-        "be undone one move at a time."), ("play", "games", "rules", "preferences", "help")),
+        "be undone one move at a time."), ("play", "games", "table", "rules", "preferences",
+                                           "help")),
     "daily": (N_("The daily"), N_(
         "Every UTC day each game has one deal that every player in the world gets, one "
         "attempt each (`/daily`), no undo. A run may be finished until an hour after the next "

@@ -169,6 +169,7 @@ class BotProcess:
             sharded=s.shard_auto,
             pictures=s.table_pictures,
             solve_par=s.par_solver,
+            embedded_activity=s.activity,
         )
 
     async def _main(self) -> None:

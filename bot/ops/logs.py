@@ -84,9 +84,10 @@ def url_passwords(*urls: str | None) -> list[str]:
 
 
 def secrets_of(settings: Settings) -> list[str | None]:
-    """Everything in the settings a log must never show: the token, the daily secret, and the
-    passwords of ``DATABASE_URL`` and ``DATABASE_READ_URL``."""
-    return [settings.token, settings.daily_secret,
+    """Everything in the settings a log must never show: the token, the daily secret, the
+    Activity's OAuth2 client secret, and the passwords of ``DATABASE_URL`` and
+    ``DATABASE_READ_URL``."""
+    return [settings.token, settings.daily_secret, settings.client_secret,
             *url_passwords(settings.database_url, settings.database_read_url)]
 
 

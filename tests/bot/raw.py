@@ -30,6 +30,9 @@ BOT_USER = {"id": "4000000000000000002", "username": "Dungeon Deck", "discrimina
 CHANNEL_ID = 4_000_000_000_000_000_003
 EPHEMERAL = 64
 UPDATE_MESSAGE = 7
+#: The launch-activity response (``InteractionResponse.launch_activity``): no message.
+LAUNCH_ACTIVITY = 12
+GUILD_ID = 4_000_000_000_000_000_004
 
 
 class FakeDiscord:
@@ -37,6 +40,7 @@ class FakeDiscord:
 
     def __init__(self) -> None:
         self.rest: list[tuple[str, str]] = []
+        self.commands: list[dict[str, Any]] = []  # the global commands, as last synced
         self.responses: dict[int, list[dict[str, Any]]] = {}  # interaction id -> its callbacks
         self.messages: dict[int, dict[str, Any]] = {}
         self._ids = itertools.count(5_000_000_000_000_000_000)
@@ -53,16 +57,19 @@ class FakeDiscord:
 
     # ----- what a user does ------------------------------------------------------------------
 
-    def command(self, bot: discord.Client, user_id: int, name: str, **options: Any) -> int:
-        """Deliver a slash command; returns the interaction id."""
+    def command(self, bot: discord.Client, user_id: int, name: str, *,
+                guild_id: int | None = None, **options: Any) -> int:
+        """Deliver a slash command (in a DM, or a channel of ``guild_id``); returns the
+        interaction id."""
         data = {"id": str(next(self._ids)), "name": name, "type": 1, "options": [
             {"name": k, "type": 5 if isinstance(v, bool) else 3, "value": v}
             for k, v in options.items()
         ]}
-        return self._deliver(bot, user_id, 2, data, None)
+        return self._deliver(bot, user_id, 2, data, None, guild_id)
 
     def click(
-        self, bot: discord.Client, user_id: int, message_id: int, custom_id: str
+        self, bot: discord.Client, user_id: int, message_id: int, custom_id: str, *,
+        guild_id: int | None = None,
     ) -> int:
         """Deliver a click on the button ``custom_id`` of a message the bot posted. The
         message sent along is the one stored, with ``custom_id`` put on its first button if no
@@ -72,7 +79,7 @@ class FakeDiscord:
         if custom_id not in ids:
             message["components"][0]["components"][0]["custom_id"] = custom_id
         data = {"custom_id": custom_id, "component_type": 2}
-        return self._deliver(bot, user_id, 3, data, message)
+        return self._deliver(bot, user_id, 3, data, message, guild_id)
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until every task the deliveries started has finished."""
@@ -89,7 +96,7 @@ class FakeDiscord:
 
     def _deliver(
         self, bot: discord.Client, user_id: int, kind: int, data: dict[str, Any],
-        message: dict[str, Any] | None,
+        message: dict[str, Any] | None, guild_id: int | None = None,
     ) -> int:
         interaction_id = next(self._ids)
         user = {"id": str(user_id), "username": f"user{user_id}", "discriminator": "0",
@@ -101,6 +108,14 @@ class FakeDiscord:
             "channel_id": str(CHANNEL_ID), "channel": {"id": str(CHANNEL_ID), "type": 1},
             "locale": "en-US",
         }
+        if guild_id is not None:  # a server's channel: the user comes as a member
+            payload.update(guild_id=str(guild_id), context=0,
+                           channel={"id": str(CHANNEL_ID), "type": 0, "guild_id": str(guild_id),
+                                    "name": "games", "position": 0, "nsfw": False,
+                                    "permission_overwrites": [], "parent_id": None},
+                           member={"user": payload.pop("user"), "roles": [], "flags": 0,
+                                   "joined_at": "2026-11-29T12:00:00+00:00", "deaf": False,
+                                   "mute": False, "permissions": "2251799813685247"})
         if message is not None:
             payload["message"] = message
         self._sources[interaction_id] = int(message["id"]) if message else None
@@ -115,9 +130,12 @@ class FakeDiscord:
             return {"id": str(APPLICATION_ID), "name": "Dungeon Deck", "icon": None,
                     "description": "", "bot_public": True, "bot_require_code_grant": False,
                     "verify_key": "0", "flags": 0, "owner": BOT_USER}
+        if route.method == "GET" and route.path.endswith("/commands"):
+            return deepcopy(self.commands)
         if route.method == "PUT" and route.path.endswith("/commands"):
-            return [dict(c, id=str(next(self._ids)), application_id=str(APPLICATION_ID),
-                         version="1") for c in kwargs.get("json", [])]
+            self.commands = [dict(c, id=str(next(self._ids)), application_id=str(APPLICATION_ID),
+                                  version="1") for c in kwargs.get("json", [])]
+            return deepcopy(self.commands)
         raise AssertionError(f"unexpected REST call {route.method} {route.path}")
 
     def _edit_original(self, token: str, files: list[Any]) -> dict[str, Any]:
@@ -140,6 +158,13 @@ class FakeDiscord:
                 {"code": 40060, "message": "Interaction has already been acknowledged."},
             )
         kind, data = payload["type"], payload.get("data") or {}
+        if kind == LAUNCH_ACTIVITY:  # Discord opens the Activity: no message
+            return {"interaction": {"id": str(interaction_id), "type": 3,
+                                    "activity_instance_id": "i-1",
+                                    "response_message_id": None,
+                                    "response_message_loading": False,
+                                    "response_message_ephemeral": False},
+                    "resource": {"type": kind, "activity_instance": {"id": "i-1"}}}
         if kind == UPDATE_MESSAGE:
             message = self.messages[self._sources[interaction_id]]  # type: ignore[index]
             message.update({k: data[k] for k in ("content", "embeds", "components") if k in data})

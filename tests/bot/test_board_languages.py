@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import language
 from bot import i18n
 from tests.bot.conftest import World
 from tests.bot.pseudo import english_words
@@ -202,7 +203,7 @@ async def test_a_forged_button_is_refused_in_the_players_language(make_bot, erro
 # ----- the pseudo-locale ----------------------------------------------------------------------
 
 
-class Recording(i18n.Pseudo):
+class Recording(language.Pseudo):
     """The pseudo-locale, noting each string it was asked for and does not know: the engines'
     words, which stay English until they are phrases (the engines branch)."""
 

@@ -1,4 +1,4 @@
-"""The shipped catalogs (bot/locale): complete, up to date, their placeholders the English
+"""The shipped catalogs (language/locale): complete, up to date, their placeholders the English
 ones, and the slash commands' translations within Discord's rules.
 
 A language missing one message is not offered at all (its readers get English, never a mix),

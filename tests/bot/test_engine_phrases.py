@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import DOMAIN, LOCALE_DIR, _ids, catalogs, pseudo_language
+from language import DOMAIN, LOCALE_DIR, _ids, catalogs, pseudo_language
 from rules import GAMES
 from rules.cards import long_name
 from rules.hints import hint

@@ -133,3 +133,35 @@ def test_the_database_passwords_are_redacted_as_written_and_decoded(monkeypatch)
     assert "postgresql://dd:[redacted]@db.example:5432/dd" in text
     assert "password=[redacted]" in text
     assert "reader:[redacted]@replica.example" in text
+
+
+def test_the_activitys_client_secret_is_kept_out_of_the_log(monkeypatch):
+    from bot.__main__ import SECRETS, SETTINGS_USED
+    from bot.config import Settings
+
+    client_secret = "oauth2-client-secret-4f1c9a"
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN, "WEB_PORT": "8088",
+                                  "DISCORD_CLIENT_SECRET": client_secret})
+    root = logging.getLogger()
+    before = list(root.handlers), root.level
+    stream = io.StringIO()
+    monkeypatch.setattr("sys.stderr", stream)
+    logs.setup(logging.INFO, secrets=logs.secrets_of(settings))
+    handler = root.handlers[-1]
+    try:
+        log = logging.getLogger("bot.test")
+        log.info("exchanging a code with client_secret=%s", client_secret)
+        try:
+            raise RuntimeError(f"token endpoint refused {client_secret}")
+        except RuntimeError:
+            log.exception("sign-in failed")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(before[1])
+    text = stream.getvalue()
+    assert client_secret not in text
+    assert "client_secret=[redacted]" in text
+    # Every command reads it, so each one's log keeps it out.
+    assert "DISCORD_CLIENT_SECRET" in SECRETS
+    assert all(used is None or "DISCORD_CLIENT_SECRET" in used
+               for used in SETTINGS_USED.values())
