@@ -81,10 +81,14 @@ export class Scene {
       if (options.testid) g.dataset.testid = options.testid;
       return g;
     }
+    // A card drawn twice (Tomb's encounter is also among this turn's cards) is a move once,
+    // where it is drawn first, and its test id stays unique.
+    const again = !options.faceDown && this.shown.has(code);
     const face = options.faceDown ? "back" : code;
     el("image", { href: faceUrl(face), width: w, height: h, preserveAspectRatio: "none" }, g);
     const name = options.faceDown ? t("aria_face_down") : cardName(code);
-    g.dataset.testid = options.testid ?? (options.faceDown ? "card-back" : `card-${code}`);
+    g.dataset.testid = options.testid ?? (options.faceDown ? "card-back"
+      : again ? `card-${code}-again` : `card-${code}`);
     if (!options.faceDown) {
       g.dataset.card = code;
       this.shown.add(code);
@@ -92,7 +96,8 @@ export class Scene {
       if (this.options.last.includes(code)) g.classList.add("last");
       if (this.options.hint.includes(code)) g.classList.add("hinted");
     }
-    const touching = options.faceDown || options.touchable === false ? [] : this.actionsFor(code);
+    const touching = options.faceDown || again || options.touchable === false ? []
+      : this.actionsFor(code);
     const title = el("title", {}, g);
     if (touching.length) {
       this.drawn.add(code);
