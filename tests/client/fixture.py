@@ -118,6 +118,7 @@ class Fixture:
     def __init__(self) -> None:
         self.runs: dict[int, Run] = {}
         self.words = WORDS
+        self.revoked: set[str] = set()
         self.rng = random.Random(5)
         # Yesterday's closed daily of every game, played to the end by "bob".
         for key in GAMES:
@@ -171,7 +172,13 @@ class Fixture:
 
     def user(self, request: web.Request) -> str | None:
         token = request.headers.get("Authorization", "")
-        return token.removeprefix("Bearer tok-") if token.startswith("Bearer tok-") else None
+        if not token.startswith("Bearer tok-") or token in self.revoked:
+            return None
+        return token.removeprefix("Bearer tok-")
+
+    def revoke(self, user: str) -> None:
+        """The user's token stops working (expired, revoked): 401 from now on."""
+        self.revoked.add(f"Bearer tok-{user}")
 
     async def config(self, _request: web.Request) -> web.Response:
         return web.json_response({"client_id": CLIENT_ID})
@@ -180,6 +187,7 @@ class Fixture:
         code = (await request.json()).get("code")
         if not isinstance(code, str) or not code.isalnum():
             return error(401, "signed_out", "Discord did not sign you in.")
+        self.revoked.discard(f"Bearer tok-{code}")
         return web.json_response({"access_token": f"tok-{code}", "expires_in": 604800})
 
     async def me(self, request: web.Request, user: str) -> web.Response:

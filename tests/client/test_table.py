@@ -269,6 +269,29 @@ def test_a_failed_sign_in_shows_the_servers_sentence(browser, site):
     closed(page)
 
 
+def test_an_expired_token_is_refused_and_signing_in_again_goes_on(browser, site):
+    page = open_page(browser, site, "expiring")
+    page.click('[data-testid="start-practice"]')
+    page.wait_for_selector('[data-testid="table"]')
+    run = next(r for r in site.fixture.runs.values() if r.user == "expiring")
+    site.fixture.revoke("expiring")
+    before = version(page)
+    page.locator(LEGAL).first.click()
+    choice = page.locator('.choice:not([hidden]) [data-move="choice"]')
+    if choice.count():
+        choice.first.click()
+    page.wait_for_selector('[data-testid="notice"][data-code="signed_out"]')
+    assert "You are signed out." in page.text_content('[data-testid="notice"]')
+    assert run.actions == [] and version(page) == before
+    page.click('[data-testid="sign-in-again"]')
+    page.wait_for_selector("#app[data-ready]")
+    page.click('[data-testid="start-practice"]')
+    page.wait_for_selector('[data-testid="table"]')
+    play(page, page.locator(LEGAL).first)
+    assert len(run.actions) == 1
+    closed(page)
+
+
 def test_every_word_on_the_page_is_the_servers(browser):
     marked = Site(words={key: f"‹{key}›" for key in _client_keys()})
     try:

@@ -9,7 +9,7 @@ import {
 import { signIn } from "./auth";
 import { markdown } from "./markdown";
 import "./style.css";
-import { announce, button, drawView, h, TableScreen } from "./table";
+import { announce, button, drawView, h, signInAgain, TableScreen } from "./table";
 import { setWords, t, type WordKey } from "./words";
 
 interface Stats {
@@ -339,8 +339,10 @@ class App {
 
 function notice(error: unknown): HTMLElement {
   const text = error instanceof ApiError && error.message ? error.message : t("network_error");
+  const signedOut = error instanceof ApiError && error.code === "signed_out";
   return h("p", { class: "notice shown", role: "status", "data-testid": "notice",
-    "data-code": error instanceof ApiError ? error.code : "offline" }, text);
+    "data-code": error instanceof ApiError ? error.code : "offline" }, text,
+  signedOut ? " " : null, signedOut ? signInAgain() : null);
 }
 
 async function boot(): Promise<void> {

@@ -300,6 +300,17 @@ export class TableScreen {
     } else {
       this.render(message);
     }
+    const line = this.node.querySelector<HTMLElement>('[data-testid="notice"]');
+    if (line && error instanceof ApiError) {
+      line.dataset.code = error.code;
+      if (error.code === "signed_out") line.append(" ", signInAgain());
+    }
     announce(message);
   }
+}
+
+/** The token expired or was revoked: signing in again is loading the page again (the SDK
+ * authorizes anew, silently: prompt "none"). */
+export function signInAgain(): HTMLButtonElement {
+  return button(t("retry"), "sign-in-again", () => window.location.reload());
 }
