@@ -139,9 +139,9 @@ def test_the_keyboard_plays_undoes_and_hints(browser, site):
     moved_on(page, start)
     run = next(r for r in site.fixture.runs.values() if r.user == "keys")
     assert len(run.actions) == 1
+    moved = version(page)
     page.keyboard.press("u")
-    page.wait_for_function("v => document.querySelector('.board').dataset.version === v"
-                           " && !document.querySelector('.run[aria-busy]')", arg=str(run.version))
+    moved_on(page, moved)
     assert run.actions == []
     page.keyboard.press("h")
     page.wait_for_selector('[data-testid="hint-text"]')
@@ -246,6 +246,20 @@ def test_a_closed_day_verifies_and_replays(browser, site):
     page.wait_for_selector('[data-testid="replay"][data-step="0"]')
     # The replay is a picture: nothing on it can be touched.
     assert page.locator(LEGAL).count() == 0
+    closed(page)
+
+
+def test_a_day_without_a_daily_is_refused_in_place_with_a_way_back(browser, site):
+    page = open_page(browser, site, "pastdays")
+    page.click('[data-testid="screen-boards"]')
+    page.wait_for_selector('[data-testid="boards"]')
+    page.click('[data-testid="previous-day"]')
+    page.wait_for_selector('[data-testid="boards"][data-closed="true"]')
+    page.click('[data-testid="previous-day"]')
+    page.wait_for_selector('[data-testid="notice"][data-code="not_found"]')
+    assert page.text_content('[data-testid="notice"]') == "There was no daily that day."
+    page.click('[data-testid="boards-today"]')
+    page.wait_for_selector('[data-testid="boards"][data-closed="false"]')
     closed(page)
 
 

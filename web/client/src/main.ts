@@ -77,6 +77,11 @@ class App {
       else await this.drawReplay();
     } catch (error) {
       this.main.append(notice(error));
+      if (screen === "boards") {
+        // A day without a daily, a server you are not in: back to today's global board.
+        this.boards = { day: null, scope: "global", page: 0 };
+        this.main.append(button(t("boards_heading"), "boards-today", () => void this.go(game, "boards")));
+      }
     }
   }
 
@@ -179,13 +184,7 @@ class App {
     if (!info) return;
     const q = new URLSearchParams({ scope: this.boards.scope, page: String(this.boards.page) });
     if (this.boards.day) q.set("day", this.boards.day);
-    const board = await this.api.get<Board>(`boards/${info.key}?${q}`).catch((e) => {
-      if (e instanceof ApiError && this.boards.scope === "server") {
-        this.main.append(notice(e));
-        this.boards.scope = "global";
-      }
-      throw e;
-    });
+    const board = await this.api.get<Board>(`boards/${info.key}?${q}`);
     this.boards.day = board.day;
     const scopes = h("div", { class: "tabs scopes", role: "tablist" },
       ...(["global", "server"] as const).filter((s) => s === "global" || this.me.guild)
