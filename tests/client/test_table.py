@@ -226,6 +226,7 @@ def test_a_closed_day_verifies_and_replays(browser, site):
     assert page.get_attribute('[data-testid="verify"]', "disabled") is not None
     page.click('[data-testid="previous-day"]')
     page.wait_for_selector('[data-testid="boards"][data-closed="true"]')
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.text_content('[data-testid="board-seed"]') == "7"
     page.click('[data-testid="verify"]')
     page.wait_for_selector('[data-testid="verify-result"][data-matches="true"]')
@@ -233,8 +234,10 @@ def test_a_closed_day_verifies_and_replays(browser, site):
     page.click(f'[data-testid="replay-{bob.id}"]')
     page.wait_for_selector('[data-testid="replay"][data-step="0"]')
     steps = len(bob.actions)
-    page.click('[data-testid="replay-forward"]')
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.keyboard.press("ArrowRight")
     page.wait_for_selector('[data-testid="replay"][data-step="1"]')
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.text_content('[data-testid="replay-action"]').endswith(
         str(GAMES["donsol"].label(GAMES["donsol"].view(bob.states[1]), bob.actions[0])))
     page.click('[data-testid="replay-last"]')

@@ -44,6 +44,17 @@ class App {
     this.table = new TableScreen(api, (p) => {
       this.open.set(p.run.game, p);
     });
+    // The replay viewer's keys: arrows step, Home and End go to the first and last step.
+    document.addEventListener("keydown", (e) => {
+      if (this.screen !== "replay" || e.altKey || e.ctrlKey || e.metaKey) return;
+      const testid = { ArrowLeft: "replay-back", ArrowRight: "replay-forward", Home: "replay-first",
+        End: "replay-last" }[e.key];
+      const target = testid && this.main.querySelector<HTMLButtonElement>(`[data-testid="${testid}"]`);
+      if (target && !target.disabled) {
+        e.preventDefault();
+        target.click();
+      }
+    });
   }
 
   async start(): Promise<void> {
