@@ -30,7 +30,7 @@ from datetime import date, datetime, timedelta
 from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
 from core.daily import EPOCH, Daily, closes_at, day_number, opens_at
-from core.errors import N_, BadRequest, Message
+from core.errors import N_, BadRequest, Message, Refusal
 from core.freezes import walk
 from core.model import Run
 from core.settings import GuildSettings
@@ -63,6 +63,9 @@ RESIGNED_SCORE = N_("{score} (resigned)")
 RECENT_DAYS = 14
 #: Discord ids count milliseconds since this moment (2015-01-01 UTC) in their top 42 bits.
 DISCORD_EPOCH_MS = 1_420_070_400_000
+
+#: The same sentence as ``/lookback``'s (core.lookback) for a day before the first daily.
+NO_DAILY = N_("There was no daily on {day}: the dailies start at #1 ({first}).")
 
 
 def max_owner_id(day: str, min_age_days: int) -> int | None:
@@ -202,7 +205,11 @@ class Rankings:
             return today.isoformat()
         if word == "yesterday":
             return (today - timedelta(days=1)).isoformat()
-        return check_day(word)
+        day = check_day(word)
+        if day < EPOCH.isoformat():
+            # Else a board of day #0 or before: "closed", its seed shown, of a deal never dealt.
+            raise Refusal(NO_DAILY, day=day, first=EPOCH.isoformat())
+        return day
 
     async def board(
         self,

@@ -178,6 +178,12 @@ async def answer_run(request: web.Request, run: Run, *, last: str | None = None,
     return web.json_response(payload, headers={"Cache-Control": "no-store"})
 
 
+def seed_text(seed: int | None) -> str | None:
+    """A seed as JSON text: seeds are unsigned 64-bit, and a JSON number above 2**53 reaches
+    a browser rounded (JavaScript's numbers are doubles), so /verify's check would fail."""
+    return None if seed is None else str(seed)
+
+
 def ok(data: dict[str, Any]) -> web.Response:
     return web.json_response(data, headers={"Cache-Control": "no-store"})
 
@@ -329,7 +335,7 @@ async def boards(request: web.Request) -> web.Response:
         "game": board.game, "title": engine.title, "variant": board.variant,
         "variant_name": language.render(engine.variant_name(board.variant)),
         "scope": board.scope, "day": board.day, "number": board.number,
-        "closed": board.closed, "commitment": board.commitment, "seed": board.seed,
+        "closed": board.closed, "commitment": board.commitment, "seed": seed_text(board.seed),
         "page": board.page, "pages": board.pages, "size": board.size,
         "lines": [line(found) for found in board.lines],
         "own": None if board.own is None else line(board.own),
@@ -380,7 +386,8 @@ async def verify(request: web.Request) -> web.Response:
         message = language.format(SEED_MATCHES if matches else SEED_DIFFERS, name=name,
                                   seed=seed)
     return ok({"game": engine.key, "variant": variant, "day": day, "number": day_number(day),
-               "commitment": committed, "seed": seed, "matches": matches, "message": message,
+               "commitment": committed, "seed": seed_text(seed), "matches": matches,
+               "message": message,
                "closes_at": closes_at(day).isoformat()})
 
 

@@ -69,10 +69,31 @@ async def test_verify_shows_the_seed_once_the_day_closes(table: Table) -> None:
     table.clock.advance(days=2)
     day = await alice.get("/api/verify/donsol?day=2026-12-01")
     assert day.data["commitment"] == today.data["commitment"]
-    assert isinstance(day.data["seed"], int) and day.data["matches"] is True
+    assert day.data["seed"].isdigit() and day.data["matches"] is True
     assert "commitment matches" in day.data["message"]
     bad = await alice.get("/api/verify/donsol?day=tomorrow-ish")
     assert bad.status == 400 and bad.error["code"] == "bad_request"
+
+
+async def test_a_closed_days_seed_reaches_a_browser_digit_for_digit(table: Table) -> None:
+    alice = await table.sign_in(ALICE)
+    table.clock.advance(days=2)
+    seed = await table.core.daily.revealed_seed("donsol", "normal", "2026-12-01")
+    assert seed > 2**53  # beyond what a JavaScript number holds exactly
+    board = await alice.get("/api/boards/donsol?day=2026-12-01")
+    verify = await alice.get("/api/verify/donsol?day=2026-12-01")
+    assert board.data["seed"] == verify.data["seed"] == str(seed)
+
+
+async def test_a_day_before_the_first_daily_has_no_board(table: Table) -> None:
+    alice = await table.sign_in(ALICE)
+    before = table.snapshot()
+    for path in ("/api/boards/donsol?day=2026-11-30", "/api/verify/donsol?day=2026-11-30"):
+        refused = await alice.get(path)
+        assert refused.status == 422 and refused.error["code"] == "refused"
+        assert refused.error["message"] == (
+            "There was no daily on 2026-11-30: the dailies start at #1 (2026-12-01).")
+    assert table.snapshot() == before
 
 
 async def test_a_closed_days_daily_replays_step_by_step(table: Table) -> None:
@@ -86,7 +107,7 @@ async def test_a_closed_days_daily_replays_step_by_step(table: Table) -> None:
     assert (await alice.get("/api/boards/donsol")).data["lines"][0]["run"] is None  # open
     table.clock.advance(days=2)
     closed = await alice.get("/api/boards/donsol?day=2026-12-01")
-    assert closed.data["closed"] is True and isinstance(closed.data["seed"], int)
+    assert closed.data["closed"] is True and closed.data["seed"].isdigit()
     assert [line["run"] for line in closed.data["lines"]] == [run_id]  # now replayable
     first = await alice.get(f"/api/replays/{run_id}")
     assert first.status == 200, first.data
