@@ -68,9 +68,11 @@ bench-quick: $(STAMP)
 	@set -e; for name in $(BENCHES); do \
 		echo "== python -m bench.$$name --quick"; $(BIN)/python -m bench.$$name --quick; done
 
-# docs/screens/: every screen as Discord draws it, at desktop and phone width (tools/screens).
+# docs/screens/: every screen as Discord draws it, at desktop and phone width (tools/screens),
+# and docs/screens/activity/: each game's table in the Activity at both widths, taken by the
+# browser tests (tests/client/test_screens.py) from the built page on the real server.
 # Needs Debian's Chromium: installed here with apt when missing and running as root.
-screens: $(STAMP)
+screens: $(STAMP) client
 	@if [ ! -x /usr/bin/chromium ] && ! command -v chromium >/dev/null; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			apt-get update && apt-get install -y chromium fonts-noto-core fonts-noto-color-emoji; \
@@ -81,6 +83,7 @@ screens: $(STAMP)
 	fi
 	$(BIN)/python -m tools.screens
 	$(BIN)/python -m tools.screens --lang fr
+	UPDATE_SCREENS=1 $(BIN)/python -m pytest -q tests/client/test_screens.py
 
 $(LOCALE)/%/LC_MESSAGES/messages.mo: $(LOCALE)/%/LC_MESSAGES/messages.po $(STAMP)
 	$(BIN)/pybabel compile -D messages -i $< -o $@ -l $*
