@@ -28,14 +28,18 @@ those clicks are answered; SIGKILL still ends a worker at once (the bot starts a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import importlib.machinery
 import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -80,7 +84,10 @@ class Workers:
         pool = self._pool(lane)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(pool, functools.partial(fn, *args))
+            # The pool starts its process (or a new one for a dead one) in this call.
+            with _main_left_alone():
+                future = loop.run_in_executor(pool, functools.partial(fn, *args))
+            return await future
         except BrokenProcessPool:
             # The process died (killed, out of memory): the next call starts a new one.
             processes = list((getattr(pool, "_processes", None) or {}).values())
@@ -115,6 +122,27 @@ class Workers:
                 if process.is_alive():
                     process.terminate()
         self._pools.clear()
+
+
+@contextlib.contextmanager
+def _main_left_alone() -> Iterator[None]:
+    """While a worker process is started: a spawned child runs the parent's main script again
+    (as ``__mp_main__``, so that functions defined there can be unpickled). What runs in a
+    worker is always a function of a module (see the module's docstring), never of the main
+    script; and a program that embeds the core without an ``if __name__ == "__main__":``
+    guard (a script, a benchmark) ran once more in every worker: opening the database and
+    writing to it, then failing, and the hint or replay waiting for that worker failed (a
+    "disk I/O error", a broken pool) or never came. A main module named like a package's
+    ``__main__`` (as ``python -m bot``'s is) is one the child does not run."""
+    main = sys.modules.get("__main__")
+    stand_in = types.ModuleType("__main__")
+    stand_in.__spec__ = importlib.machinery.ModuleSpec("core.workers.__main__", None)
+    sys.modules["__main__"] = stand_in
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
 
 
 def _exit_codes(processes: list[multiprocessing.process.BaseProcess]) -> list[int | None]:

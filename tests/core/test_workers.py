@@ -177,3 +177,49 @@ async def test_pictures_and_pars_run_at_a_lower_priority_than_the_bot_and_hints(
         assert await workers.run(INTERACTIVE, os.nice, 0) == mine
     finally:
         workers.close()
+
+
+#: A program that embeds the core the quick way: no ``if __name__ == "__main__":`` guard.
+UNGUARDED = '''
+import asyncio, sys
+from datetime import UTC, datetime
+from core import Core
+
+with open(sys.argv[2], "a") as marks:
+    print("ran", file=marks)
+
+
+async def main() -> None:
+    core = await Core.open(sys.argv[1], clock=lambda: datetime(2026, 12, 5, 12, tzinfo=UTC))
+    try:
+        core.hints.budget, core.hints.samples = 200, 2
+        run = await core.runs.start(1, "donsol", seed=7)
+        run, found = await core.hints.suggest(run.id, 1, run.version)
+        print("hint", found.action)
+    finally:
+        await core.close()
+
+asyncio.run(main())
+'''
+
+
+async def test_a_worker_does_not_run_the_program_that_started_it_again(tmp_path: Path) -> None:
+    """spawn's child runs the parent's main script again (to find functions defined there):
+    a program embedding the core without a main guard ran once more in every worker, opening
+    the database, writing its own runs (and, before the hint could come back, failing with
+    whatever that second run did: a locked or vanished database file)."""
+    import sqlite3
+
+    script, marks, database = tmp_path / "embed.py", tmp_path / "marks", tmp_path / "x.sqlite3"
+    script.write_text(UNGUARDED)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, str(script), str(database), str(marks), cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, err.decode()
+    assert out.decode().startswith("hint "), err.decode()
+    assert marks.read_text().splitlines() == ["ran"]
+    assert "Traceback" not in err.decode(), err.decode()
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
