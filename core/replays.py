@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -94,6 +95,9 @@ class Replays:
         self._runs = runs
         self._workers = workers
         self.budget_per_step = budget_per_step
+        #: Turning points being worked out, by run: asked again meanwhile (the viewer's next
+        #: step), the same work is awaited, not queued again in the worker every hint waits on.
+        self._turning: dict[int, asyncio.Future[TurnRow]] = {}
 
     async def check(self, run_id: int, viewer_id: int) -> Run:
         """The run, if ``viewer_id`` may replay it now; else ``ReplayRefused`` saying why
@@ -144,6 +148,16 @@ class Replays:
         kept = await store.read(_turn_tx, run.id)
         if kept is not None:
             return kept
+        pending = self._turning.get(run.id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._work_out(run))
+            self._turning[run.id] = pending
+            pending.add_done_callback(lambda _: self._turning.pop(run.id, None))
+        # Shielded: a viewer who leaves does not cancel the work others wait for.
+        return await asyncio.shield(pending)
+
+    async def _work_out(self, run: Run) -> TurnRow:
+        store = self._ctx.store
         actions = (await self._runs.moves(run.id))[: run.moves]
         step, text, nodes = await self._workers.run(
             INTERACTIVE, compute_turn, run.game, run.variant, run.seed,

@@ -4,6 +4,8 @@ buttons (the core calls a click makes)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from aiohttp.test_utils import TestClient, TestServer
 
 from bench._standin.oauth import CLIENT_ID
@@ -118,6 +120,30 @@ async def test_a_closed_days_daily_replays_step_by_step(table: Table) -> None:
     assert second.data["action"] == moves[0] and second.data["label"]
     past = await alice.get(f"/api/replays/{run_id}?step=99999")
     assert past.data["step"] == end["run"]["moves"]
+
+
+async def test_the_viewers_steps_work_out_the_turning_point_once(table: Table) -> None:
+    """Each step the replay viewer asks for needs the turning point; asked for again while it
+    is being worked out (a player stepping on), it was worked out again in the one worker
+    every hint waits on: three steps, three searches of seconds each queued before a hint."""
+    table.core.replays.budget_per_step = 40
+    alice = await table.sign_in(ALICE)
+    start = await alice.post("/api/runs", {"game": "clear", "kind": "daily"})
+    run_id = (await play_to_the_end(alice, start.data))["run"]["id"]
+    table.clock.advance(days=2)
+    searches = []
+    real = table.core.workers.run
+
+    async def counted(lane, fn, *args):
+        searches.append(fn.__name__)
+        return await real(lane, fn, *args)
+
+    table.core.workers.run = counted  # type: ignore[method-assign]
+    steps = await asyncio.gather(*(alice.get(f"/api/replays/{run_id}?step={n}")
+                                   for n in range(3)))
+    assert [answer.status for answer in steps] == [200, 200, 200]
+    assert len({repr(answer.data["turning_point"]) for answer in steps}) == 1
+    assert searches == ["compute_turn"]
 
 
 async def test_rules_come_in_the_players_language(table: Table) -> None:
