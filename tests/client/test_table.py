@@ -196,7 +196,7 @@ async def test_the_daily_is_played_once_and_shows_its_commitment(site: Site) -> 
     assert refusal.status == 409
     error = (await refusal.json())["error"]
     assert error["code"] == "already_played"
-    await page.wait_for_selector('[data-testid="notice"].shown')
+    await page.wait_for_selector('[data-testid="notice"][data-code="already_played"]')
     assert (await page.text_content('[data-testid="notice"]')).strip() == error["message"]
     # The refusal carries the finished run: the table shows it, over.
     assert await status(page) == "resigned"

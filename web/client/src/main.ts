@@ -162,8 +162,12 @@ class App {
       const payload = await this.api.post<RunPayload>("runs", { game: info.key, variant, kind });
       this.openRun(payload, "");
     } catch (error) {
-      if (error instanceof ApiError && error.run) this.openRun(error.run, error.message);
-      else this.main.prepend(notice(error));
+      if (error instanceof ApiError && error.run) {
+        // The refusal carries the run (already played): shown, with the refusal's code on
+        // its notice line as every other refusal has.
+        this.openRun(error.run, "");
+        this.table.refused(error);
+      } else this.main.prepend(notice(error));
     }
   }
 
