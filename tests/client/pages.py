@@ -35,9 +35,15 @@ async def moved_on(page: Any, before: int, timeout: float = 5000) -> None:
 async def start(page: Any, game: str, kind: str = "practice") -> int:
     """Opens ``game``'s tab and starts (or resumes) its practice run or daily: the run's id."""
     await page.click(f'[data-testid="game-{game}"]')
-    await page.click(f'[data-testid="start-{kind}"]')
-    await page.wait_for_selector(f'.board[data-game="{game}"] [data-testid="table"]')
-    return await run_id(page)
+    # Another run's table may be shown until the answer comes: wait for the answer's.
+    async with page.expect_response(
+            lambda r: r.url.endswith("/api/runs") and r.request.method == "POST") as answered:
+        await page.click(f'[data-testid="start-{kind}"]')
+    answer = await answered.value
+    assert answer.ok, await answer.text()
+    started = int((await answer.json())["run"]["id"])
+    await page.wait_for_selector(f'.board[data-run="{started}"] [data-testid="table"]')
+    return started
 
 
 async def touch(page: Any, target: Any) -> None:

@@ -102,9 +102,14 @@ async def test_a_daily_started_with_buttons_resumes_in_the_activity_and_back(
     assert await start(page, "scoundrel", "daily") == run.id
     assert await version(page) == run.version
     assert await offered(page) == set(run.engine.actions(run.state))
-    assert await page.locator("g.card.last").count() == len(
-        [c for c in (await world.core.runs.moves(run.id))[-1].split(" ")[1:]
-         if await page.locator(f'g.card[data-card="{c}"]').count()])
+    # The button's move is the table's last move: what it did is told, and those of its
+    # cards still on the table are ringed.
+    (clicked_action,) = await world.core.runs.moves(run.id)
+    ringed = {await card.get_attribute("data-card")
+              for card in await page.locator("g.card.last").element_handles()}
+    assert ringed <= set(clicked_action.split(" ")[1:]), (ringed, clicked_action)
+    told = await page.text_content('[data-testid="events"]')
+    assert run.view["events"] and all(str(event) in told for event in run.view["events"])
     await play(page, await first_move(page))
     moved = await world.core.runs.get(run.id)
     assert moved.moves == 2
