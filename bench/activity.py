@@ -68,7 +68,7 @@ import aiohttp
 import orjson
 
 from bench._standin.checks import answer_problems, log_problems
-from bench._standin.ids import Move
+from bench._standin.ids import Move, is_step
 from bench._standin.oauth import CLIENT_ID, CLIENT_SECRET
 from bench._standin.players import Load, Outcome, play
 from bench._standin.process import ROOT, BotProcess
@@ -207,6 +207,7 @@ class Phase:
     seconds: float = 0.0
     moves: list[float] = field(default_factory=list)  # latencies (ms) of answered moves
     starts: list[float] = field(default_factory=list)  # latencies (ms) of run starts
+    steps: int = 0  # bot clicks that only chose a card (Clear's first step of two)
     cpu: float = 0.0  # the serving process's CPU seconds
     driver_cpu: float = 0.0  # this process's (players and stand-in)
     problems: Counter[str] = field(default_factory=Counter)
@@ -391,6 +392,7 @@ class BotSide:
                 continue
             if o.kind == "click":
                 phase.moves.append(o.record.latency * 1000)
+                phase.steps += is_step(o.record.data.get("custom_id", ""))
             elif o.kind == "start":
                 phase.starts.append(o.record.latency * 1000)
         phase.problems += answer_problems(load.outcomes)
@@ -541,6 +543,7 @@ async def _parsed_load(web: Web, discord: StandIn, user: int) -> dict[str, Any]:
 @dataclass
 class Results:
     phases: list[Phase] = field(default_factory=list)
+    warmups: list[Phase] = field(default_factory=list)
     sign_in: list[float] = field(default_factory=list)
     page: dict[str, Any] = field(default_factory=dict)
     database: list[str] = field(default_factory=list)
@@ -564,6 +567,13 @@ async def measure(folder: Path, args: argparse.Namespace) -> Results:
         await process.start(http)
         web, bot_side = Web(process, http, args.players), BotSide(discord, bot, args.players)
         sides = {"web": web, "bot": bot_side}
+        # Not reported: each process's first requests (imports, caches, the first deals).
+        for side in SIDES:
+            warm = Phase(side, "warm-up", -1)
+            if side == "web":
+                results.sign_in += await web.sign_in(discord)
+            await sides[side].phase(warm, games, args.warmup, None, args.seed - 1)
+            results.warmups.append(warm)
         for round_ in range(args.rounds):
             order = SIDES if round_ % 2 == 0 else SIDES[::-1]
             for mode in MODES:
@@ -588,7 +598,8 @@ async def measure(folder: Path, args: argparse.Namespace) -> Results:
                                 "failed": True}
         await process.stop()
         await bot.stop()
-        results.problems = sum((p.problems for p in results.phases), Counter())
+        results.problems = sum((p.problems for p in results.phases + results.warmups),
+                               Counter())
         if discord.unexpected:
             results.problems["REST routes the stand-in does not serve"] += len(
                 discord.unexpected)
@@ -648,6 +659,7 @@ def summary(results: Results, args: argparse.Namespace) -> dict[str, Any]:
     for (side, mode), phases in by.items():
         figures.setdefault(mode, {})[side] = {
             "moves": sum(len(p.moves) for p in phases),
+            "card_choices": sum(p.steps for p in phases),
             "starts": sum(len(p.starts) for p in phases),
             "p50_ms": _spread([p.pct(50) for p in phases]),
             "p99_ms": _spread([p.pct(99) for p in phases]),
@@ -710,8 +722,13 @@ def print_table(data: dict[str, Any], out: TextIO) -> None:
         r = data["web_over_bot"][mode]
         print(f"{mode:<13} web/bot  p50 {_fmt(r['p50'], 2)}, p99 {_fmt(r['p99'], 2)}, "
               f"CPU/move {_fmt(r['cpu_per_move'], 2)}", file=out)
-    print(f"sign-in (POST /api/token, the code exchanged at the stand-in): p50 "
-          f"{data['sign_in_p50_ms']:.1f} ms, p99 {data['sign_in_p99_ms']:.1f} ms", file=out)
+    choices = sum(data["figures"].get(mode, {}).get("bot", {}).get("card_choices", 0)
+                  for mode in MODES)
+    print(f"of the bot's clicks, {choices} only chose a card (Clear's first step of two: a "
+          f"redraw, no write); the web has no such step", file=out)
+    print(f"sign-in, {s['players']} players at once before each web phase (POST /api/token, "
+          f"the code exchanged at the stand-in): p50 {data['sign_in_p50_ms']:.1f} ms, "
+          f"p99 {data['sign_in_p99_ms']:.1f} ms", file=out)
     page = data["page"]
     if page.get("skipped"):
         print(f"first load of the page: skipped: {page['skipped']}", file=out)
@@ -764,6 +781,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between a paced player's moves, on average (1)")
     parser.add_argument("--burst", type=int, default=10,
                         help="back-to-back moves a player a round (10)")
+    parser.add_argument("--warmup", type=int, default=3,
+                        help="back-to-back moves a player in an unreported first phase (3)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--pictures", choices=("on", "off"), default="on",
                         help="the bot's table pictures (TABLE_PICTURES; default on, as served)")
@@ -776,7 +795,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.rounds = min(args.players, 10), 2
-        args.paced, args.pace, args.burst = 3, 0.2, 5
+        args.paced, args.pace, args.burst, args.warmup = 3, 0.2, 5, 1
     os.environ["TABLE_PICTURES"] = args.pictures  # the processes inherit it
     data = asyncio.run(main_async(args))
     print_table(data, sys.stderr if args.json else sys.stdout)
