@@ -20,6 +20,7 @@ from core.daily import closes_at, day_number
 from core.errors import N_, Phrase
 from language import Language, catalogs, for_reader
 from rules import GAMES, rulebook
+from rules.cards import CANONICAL, long_name
 from rules.deal import commitment as commitment_of
 from web import payloads
 from web.auth import Auth, BadCode, DiscordUnreachable, SignedOut, User
@@ -230,6 +231,9 @@ async def me(request: web.Request) -> web.Response:
         "languages": catalogs().codes,
         "guild": None if guild_of(request) is None else str(guild_of(request)),
         "words": {key: language.gettext(text) for key, text in WORDS.items()},
+        # Every card's name in words ("Dame de pique"), for screen readers and the page's
+        # sentences about a card; the faces themselves show the codes' rank and suit.
+        "cards": {code: language.render(long_name(code)) for code in CANONICAL},
         "games": games,
         "runs": runs,
     })

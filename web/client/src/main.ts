@@ -7,6 +7,7 @@ import {
   type RunPayload, type RunSummary, type Verify,
 } from "./api";
 import { signIn } from "./auth";
+import { setCardNames } from "./cards";
 import { markdown } from "./markdown";
 import "./style.css";
 import { announce, button, drawView, h, signInAgain, TableScreen } from "./table";
@@ -60,6 +61,7 @@ class App {
   async start(): Promise<void> {
     this.me = await this.api.get<Me>("me");
     setWords(this.me.words);
+    setCardNames(this.me.cards);
     document.documentElement.lang = this.me.language || "en";
     document.title = t("app_title");
     this.game = this.me.games[0]?.key ?? "";
