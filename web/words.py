@@ -57,7 +57,6 @@ WORDS: dict[str, str] = {
     "score": N_("Score"),
     "daily_number": N_("Daily #{n}"),
     "practice_run": N_("Practice run"),
-    "cards_left": N_("{n} cards left"),
     "play": N_("Play"),
     "variant": N_("Variant"),
     "daily_played": N_("Played"),
@@ -92,7 +91,8 @@ WORDS: dict[str, str] = {
     "aria_table": N_("The {game} table"),
     "aria_last_move": N_("Last move: {action}"),
     "aria_moves": N_("Legal moves"),
-    "aria_pile": N_("{name}: {n} cards"),
+    # A count without a plural form to choose: "{name}, cards: {n}" reads right for any n.
+    "aria_pile": N_("{name}, cards: {n}"),
     # Boards
     "boards_heading": N_("Today's boards"),
     "scope_global": N_("Everyone"),
