@@ -44,7 +44,7 @@ MAX_NUMBER = 2**31 - 1
 MAX_ACTION = 100
 MAX_CODE = 200
 
-NOT_AN_OBJECT = N_("The request's body must be a JSON object, so nothing was changed.")
+NOT_AN_OBJECT = N_("The request's body was not a JSON object, so nothing was changed.")
 NEEDS_FIELD = N_("The request needs {field} ({kind}), so nothing was changed.")
 KIND_INTEGER = N_("a whole number from 0 to 2147483647")
 KIND_TEXT = N_("a short text")
