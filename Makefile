@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # Every benchmark script, run as `python -m bench.NAME` (see bench/README.md).
 BENCHES := engine service clicks load backends crashes pictures solver boards posts shards pars hints activity
 
-.PHONY: run test lint bench bench-quick screens clean catalogs
+.PHONY: run test lint bench bench-quick screens clean catalogs client
 
 # The languages' catalogs (language/locale, docs/languages.md): each .po compiled to its .mo, which
 # is not committed (a build product; bot.i18n compiles a missing or older one in memory).
@@ -23,10 +23,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP) $(MO)
+run: $(STAMP) $(MO) client
 	$(BIN)/python -m bot
 
-test: $(STAMP) $(MO)
+test: $(STAMP) $(MO) client
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest
@@ -34,6 +34,30 @@ test: $(STAMP) $(MO)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+
+# The Activity's browser table (web/client, docs/activity-client.md), built into web/dist (not
+# committed): npm ci when node_modules is missing or older than the lock (the packages only;
+# nothing the built page loads comes from the network), then tsc --noEmit and esbuild, then
+# the card faces (tools/faces.py). Needs Node.js 18+ and npm.
+CLIENT := web/client
+CLIENT_STAMP := $(CLIENT)/node_modules/.installed
+CLIENT_SOURCES := $(shell find $(CLIENT)/src -type f 2>/dev/null) $(CLIENT)/build.mjs \
+	$(CLIENT)/tsconfig.json
+CLIENT_BUILT := web/dist/index.html
+FACES_BUILT := web/dist/faces/.built
+
+$(CLIENT_STAMP): $(CLIENT)/package.json $(CLIENT)/package-lock.json
+	cd $(CLIENT) && npm ci --no-audit --no-fund
+	touch $@
+
+$(CLIENT_BUILT): $(CLIENT_STAMP) $(CLIENT_SOURCES)
+	cd $(CLIENT) && npm run --silent build
+
+$(FACES_BUILT): $(STAMP) tools/faces.py bot/pictures/faces.py
+	$(BIN)/python -m tools.faces
+	touch $@
+
+client: $(CLIENT_BUILT) $(FACES_BUILT)
 
 bench: $(STAMP)
 	@set -e; for name in $(BENCHES); do \
@@ -71,4 +95,5 @@ catalogs: $(STAMP)
 	$(MAKE) $(MO)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .import_linter_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .import_linter_cache web/dist \
+		$(CLIENT)/node_modules

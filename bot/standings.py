@@ -18,6 +18,7 @@ from bot.boards.common import clip
 from bot.buttons import ButtonRows, button, make_id
 from bot.i18n import ENGLISH, Language
 from bot.timestamps import at, clock, countdown
+from core import rankings
 from core.clock import utc
 from core.daily import closes_at, day_number, next_deal_at
 from core.errors import N_, Nn_
@@ -125,29 +126,14 @@ def game_day(game: str, day: str, language: Language = ENGLISH) -> str:
     return language.format(GAME_DAY, game=GAMES[game].title, number=day_number(day))
 
 
-#: How a global board lists a player who chose ``/preferences global-board:off``.
-HIDDEN_NAME = N_("a player")
-UNNAMED = N_("player {id}")
-
-
 def listed_name(line: BoardLine | PeriodLine | RatingLine, language: Language = ENGLISH) -> str:
-    """The name a board line shows (markdown escaped): "a player" for one who chose not to
-    be named on the global boards, ``player <id>`` for one the bot has no name for."""
-    if line.hidden:
-        return language.gettext(HIDDEN_NAME)
-    return discord.utils.escape_markdown(
-        line.name or language.format(UNNAMED, id=line.owner_id))
-
-
-RESIGNED_SCORE = N_("{score} (resigned)")
+    """The name a board line shows (``core.rankings.listed_name``), markdown escaped."""
+    return discord.utils.escape_markdown(language.render(rankings.listed_name(line)))
 
 
 def score_shown(line: BoardLine, language: Language) -> str:
     """A line's score text, and "(resigned)" after a resigned run's."""
-    score = language.render(line.score_text) if line.score_text else str(line.score)
-    if line.status == "resigned":
-        return language.format(RESIGNED_SCORE, score=score)
-    return score
+    return language.render(rankings.score_shown(line))
 
 
 def line_text(line: BoardLine, language: Language = ENGLISH) -> str:

@@ -30,7 +30,7 @@ from datetime import date, datetime, timedelta
 from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
 from core.daily import EPOCH, Daily, closes_at, day_number, opens_at
-from core.errors import N_, BadRequest
+from core.errors import N_, BadRequest, Message
 from core.freezes import walk
 from core.model import Run
 from core.settings import GuildSettings
@@ -48,9 +48,17 @@ from store.base import (
     Streak,
     Tx,
 )
+from store.ratings import RatingLine
 from store.runs import score_key
 
 PAGE_SIZE = 10
+
+#: How a global board lists a player who chose ``/preferences global-board:off``.
+HIDDEN_NAME = N_("a player")
+UNNAMED = N_("player {id}")
+#: A name as it was given (never looked up in a catalog: the template is only its field).
+AS_GIVEN = "{name}"
+RESIGNED_SCORE = N_("{score} (resigned)")
 #: How many days of dailies ``/stats`` shows at a glance.
 RECENT_DAYS = 14
 #: Discord ids count milliseconds since this moment (2015-01-01 UTC) in their top 42 bits.
@@ -453,3 +461,25 @@ def _period_tx(
 
 def _name_tx(tx: Tx, user_id: int, name: str, now: str) -> None:
     tx.set_player_name(user_id, name, now)
+
+
+# ----- how a board line reads (every adapter says these in its reader's language) ----------
+
+
+def listed_name(line: BoardLine | PeriodLine | RatingLine) -> Message:
+    """The name a board line shows: "a player" for one who chose not to be named on the
+    global boards, "player <id>" for one nobody knows a name for, else the kept name."""
+    if line.hidden:
+        return Message(HIDDEN_NAME)
+    if line.name:
+        return Message(AS_GIVEN, {"name": line.name})
+    return Message(UNNAMED, {"id": line.owner_id})
+
+
+def score_shown(line: BoardLine) -> Message | str:
+    """A line's score text (the engine's phrase, else the number), and "(resigned)" after a
+    resigned run's."""
+    score: Message | str = line.score_text or str(line.score)
+    if line.status == "resigned":
+        return Message(RESIGNED_SCORE, {"score": score})
+    return score

@@ -14,12 +14,13 @@ from typing import Any
 
 from aiohttp import web
 
-from core import AlreadyPlayed, Core, NotYourRun, Refusal, Run, RunKind
+from core import AlreadyPlayed, Core, NotYourRun, Refusal, Run, RunKind, rankings
 from core.checks import check_game, check_variant
 from core.daily import closes_at, day_number
 from core.errors import N_, Phrase
 from language import Language, catalogs, for_reader
 from rules import GAMES, rulebook
+from rules.cards import CANONICAL, long_name
 from rules.deal import commitment as commitment_of
 from web import payloads
 from web.auth import Auth, BadCode, DiscordUnreachable, SignedOut, User
@@ -43,7 +44,7 @@ MAX_NUMBER = 2**31 - 1
 MAX_ACTION = 100
 MAX_CODE = 200
 
-NOT_AN_OBJECT = N_("The request's body must be a JSON object, so nothing was changed.")
+NOT_AN_OBJECT = N_("The request's body was not a JSON object, so nothing was changed.")
 NEEDS_FIELD = N_("The request needs {field} ({kind}), so nothing was changed.")
 KIND_INTEGER = N_("a whole number from 0 to 2147483647")
 KIND_TEXT = N_("a short text")
@@ -52,9 +53,6 @@ BAD_CODE = N_("Discord did not accept that sign-in code: open the table again.")
 BAD_QUERY = N_("{field} must be a whole number from 0 to 2147483647.")
 BAD_SCOPE = N_("The scope must be global or server.")
 PRACTICE_KIND = "practice"
-HIDDEN_NAME = N_("a player")
-UNNAMED = N_("player {id}")
-RESIGNED_SCORE = N_("{score} (resigned)")
 SEED_MATCHES = N_("{name}'s seed is {seed}; its commitment matches, so the deal was fixed "
                   "before anyone played it.")
 SEED_DIFFERS = N_("{name}'s seed is {seed}, but its commitment does not match: please tell "
@@ -233,6 +231,9 @@ async def me(request: web.Request) -> web.Response:
         "languages": catalogs().codes,
         "guild": None if guild_of(request) is None else str(guild_of(request)),
         "words": {key: language.gettext(text) for key, text in WORDS.items()},
+        # Every card's name in words ("Dame de pique"), for screen readers and the page's
+        # sentences about a card; the faces themselves show the codes' rank and suit.
+        "cards": {code: language.render(long_name(code)) for code in CANONICAL},
         "games": games,
         "runs": runs,
     })
@@ -319,14 +320,8 @@ async def boards(request: web.Request) -> web.Response:
         page=query_number(request, "page"), viewer_id=user.id)
 
     def line(found: Any) -> dict[str, Any]:
-        if found.hidden:
-            name = language.gettext(HIDDEN_NAME)
-        else:
-            name = found.name or language.format(UNNAMED, id=found.owner_id)
-        score = language.render(found.score_text) if found.score_text else str(found.score)
-        if found.status == "resigned":
-            score = language.format(RESIGNED_SCORE, score=score)
-        return {"rank": found.rank, "name": name, "score_text": score,
+        return {"rank": found.rank, "name": language.render(rankings.listed_name(found)),
+                "score_text": language.render(rankings.score_shown(found)),
                 "outcome": found.outcome,
                 "outcome_text": (language.render(engine.outcome_text(found.outcome))
                                  if found.outcome else None),
