@@ -79,10 +79,20 @@ def test_every_game_has_a_board_a_picture_rules_docs_and_references(key: str) ->
     assert (ROOT / "docs" / "games" / f"{key}.md").is_file(), f"docs/games/{key}.md is missing"
     assert (ROOT / "rules" / key / "rules.md").is_file()
     assert any(name.startswith(f"{key}_") for name in CASES), f"no reference picture of {key}"
+    assert (ROOT / "web" / "client" / "src" / "games" / f"{key}.ts").is_file(), (
+        f"{key} has no table in the Activity (web/client/src/games/{key}.ts)")
+
+
+def test_the_activitys_tables_are_registered_for_exactly_the_games() -> None:
+    index = (ROOT / "web" / "client" / "src" / "games" / "index.ts").read_text(encoding="utf-8")
+    listed = re.search(r"TABLES[^=]*=\s*\{([^}]*)\}", index)
+    assert listed, "web/client/src/games/index.ts has no TABLES"
+    assert re.findall(r"\b(\w+)\b", listed[1]) == list(GAMES)
 
 
 def _python_files() -> list[Path]:
-    return [path for layer in ("bot", "core", "store") for path in (ROOT / layer).rglob("*.py")]
+    return [path for layer in ("bot", "web", "core", "language", "store")
+            for path in (ROOT / layer).rglob("*.py")]
 
 
 def _own_modules(key: str) -> set[Path]:

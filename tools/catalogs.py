@@ -45,7 +45,8 @@ async def _command_strings() -> list[CommandString]:
 
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(Path(folder) / "commands.sqlite3", sync="never", card_emoji=False,
-                         solve_par=False, rate_days=False, remind=False, pictures=False)
+                         solve_par=False, rate_days=False, remind=False, pictures=False,
+                         embedded_activity=True)  # /table's strings too
         bot._connection.application_id = 1  # setup_hook logs the invite link with it
         await bot.setup_hook()
         try:

@@ -20,6 +20,7 @@ from core.daily import closes_at, day_number
 from core.errors import N_, Phrase
 from language import Language, catalogs, for_reader
 from rules import GAMES, rulebook
+from rules.cards import CANONICAL, long_name
 from rules.deal import commitment as commitment_of
 from web import payloads
 from web.auth import Auth, BadCode, DiscordUnreachable, SignedOut, User
@@ -43,7 +44,7 @@ MAX_NUMBER = 2**31 - 1
 MAX_ACTION = 100
 MAX_CODE = 200
 
-NOT_AN_OBJECT = N_("The request's body must be a JSON object, so nothing was changed.")
+NOT_AN_OBJECT = N_("The request's body was not a JSON object, so nothing was changed.")
 NEEDS_FIELD = N_("The request needs {field} ({kind}), so nothing was changed.")
 KIND_INTEGER = N_("a whole number from 0 to 2147483647")
 KIND_TEXT = N_("a short text")
@@ -236,6 +237,9 @@ async def me(request: web.Request) -> web.Response:
         "languages": catalogs().codes,
         "guild": None if guild_of(request) is None else str(guild_of(request)),
         "words": {key: language.gettext(text) for key, text in WORDS.items()},
+        # Every card's name in words ("Dame de pique"), for screen readers and the page's
+        # sentences about a card; the faces themselves show the codes' rank and suit.
+        "cards": {code: language.render(long_name(code)) for code in CANONICAL},
         "games": games,
         "runs": runs,
     })

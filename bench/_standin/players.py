@@ -43,12 +43,14 @@ class Load:
     bad_rate: float = 0.05
     outcomes: list[Outcome] = field(default_factory=list)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The commands that start runs: ``("play",)`` plays practice runs only.
+    commands: tuple[str, ...] = ("play", "daily")
 
     def starts(self) -> list[tuple[str, str]]:
         """(command, game) pairs a player cycles through: ``/play`` for every game, and
-        ``/daily`` too when the bot has synced one."""
+        ``/daily`` too when the bot has synced one (and ``commands`` has it)."""
         found = [("play", game) for game in self.games]
-        if "daily" in self.discord.commands:
+        if "daily" in self.commands and "daily" in self.discord.commands:
             found += [("daily", game) for game in self.games]
         return found
 
@@ -97,9 +99,11 @@ async def answered(record: Interaction) -> bool:
     return record.answered_at is not None
 
 
-async def play(load: Load, user_id: int, seed: int, pace: float | None) -> None:
-    """One player until ``load.stop``: runs one after another, a click about every ``pace``
-    seconds (None: each click as soon as the last one is answered)."""
+async def play(load: Load, user_id: int, seed: int, pace: float | None,
+               quota: int | None = None) -> None:
+    """One player until ``load.stop`` (or until it has sent ``quota`` clicks): runs one after
+    another, a click about every ``pace`` seconds (None: each click as soon as the last one
+    is answered)."""
     rng = random.Random(seed)
     starts = load.starts()
     rng.shuffle(starts)
@@ -107,7 +111,8 @@ async def play(load: Load, user_id: int, seed: int, pace: float | None) -> None:
     if pace:
         await asyncio.sleep(rng.uniform(0, pace))
     turn = 0
-    while not load.stop.is_set():
+    left = [quota if quota is not None else -1]  # clicks still to send (-1: no end)
+    while not load.stop.is_set() and left[0] != 0:
         command, game = starts[turn % len(starts)]
         turn += 1
         if command == "daily":
@@ -118,7 +123,7 @@ async def play(load: Load, user_id: int, seed: int, pace: float | None) -> None:
         if board is None:
             await asyncio.sleep(pace or 0.05)
             continue
-        await _play_run(load, user_id, game, board, rng, pace)
+        await _play_run(load, user_id, game, board, rng, pace, left)
 
 
 async def _start(load: Load, user_id: int, command: str, game: str) -> int | None:
@@ -141,11 +146,11 @@ async def _start(load: Load, user_id: int, command: str, game: str) -> int | Non
 
 
 async def _play_run(load: Load, user_id: int, game: str, board: int, rng: random.Random,
-                    pace: float | None) -> None:
+                    pace: float | None, left: list[int]) -> None:
     discord = load.discord
     previous: dict[str, Any] | None = None
     failures, doubt = 0, False
-    while not load.stop.is_set() and failures < 5:
+    while not load.stop.is_set() and failures < 5 and left[0] != 0:
         current = discord.messages.get(board)
         if current is None or not (moves := playable_on(current, load.is_move)):
             return  # the run is over
@@ -164,6 +169,7 @@ async def _play_run(load: Load, user_id: int, game: str, board: int, rng: random
         snapshot = p.copied(current)
         chosen = rng.choice(moves)
         record = discord.click(user_id, board, chosen)
+        left[0] -= 1
         outcome = Outcome(record, "click", game)
         load.outcomes.append(outcome)
         ok = await answered(record)

@@ -155,6 +155,9 @@ async def test_refusals_speak_the_users_discord_language(table: Table) -> None:
     me = await alice.get("/api/me")
     assert me.data["language"] == "fr"
     assert me.data["words"]["undo"] == french.gettext("Undo")
+    # Every card named in words for screen readers, in French.
+    assert len(me.data["cards"]) == 54
+    assert me.data["cards"]["QS"] == "Dame de pique" and me.data["cards"]["RJ"] == "joker rouge"
     await table.core.runs.start(ALICE, "donsol", seed=SEEDED)  # its first move is not the last
     start = (await alice.post("/api/runs", {"game": "donsol"})).data
     assert start["run"]["prompt"] == french.render(

@@ -64,6 +64,8 @@ export interface Me {
   language: string;
   guild: string | null;
   words: Record<string, string>;
+  /** Every card's name in words, in the player's language ("QS" -> "Queen of Spades"). */
+  cards?: Record<string, string>;
   games: GameInfo[];
   runs: RunPayload[] | RunSummary[];
 }

@@ -7,6 +7,7 @@ import {
   type RunPayload, type RunSummary, type Verify,
 } from "./api";
 import { signIn } from "./auth";
+import { setCardNames } from "./cards";
 import { markdown } from "./markdown";
 import "./style.css";
 import { announce, button, drawView, h, signInAgain, TableScreen } from "./table";
@@ -60,6 +61,7 @@ class App {
   async start(): Promise<void> {
     this.me = await this.api.get<Me>("me");
     setWords(this.me.words);
+    setCardNames(this.me.cards);
     document.documentElement.lang = this.me.language || "en";
     document.title = t("app_title");
     this.game = this.me.games[0]?.key ?? "";
@@ -91,7 +93,7 @@ class App {
       if (screen === "boards") {
         // A day without a daily, a server you are not in: back to today's global board.
         this.boards = { day: null, scope: "global", page: 0 };
-        this.main.append(button(t("boards_heading"), "boards-today", () => void this.go(game, "boards")));
+        this.main.append(button(t("todays_board"), "boards-today", () => void this.go(game, "boards")));
       }
     }
   }
@@ -143,7 +145,7 @@ class App {
     if (resumable.length) {
       start.append(h("div", { class: "resume" }, h("h3", {}, t("your_runs")),
         ...resumable.map((r) => button(
-          `${t("resume")}: ${[r.variant_name, r.kind === "daily" ? t("daily_number", { n: r.number ?? "" }) : t("practice_run"), r.score_text].join(" · ")}`,
+          t("resume_line", { what: [r.variant_name, r.kind === "daily" ? t("daily_number", { n: r.number ?? "" }) : t("practice_run"), r.score_text].join(" · ") }),
           `resume-${r.id}`, () => void this.resume(r.id)))));
     }
     this.main.append(start);
@@ -334,7 +336,7 @@ class App {
     forward.disabled = last.disabled = r.step >= r.steps;
     const turning = r.turning_point
       ? h("div", { class: "turning" },
-        h("p", { "data-testid": "turning-point" }, `${t("turning_point")}: ${r.turning_point.text}`),
+        h("p", { "data-testid": "turning-point" }, t("turning_point_line", { text: r.turning_point.text })),
         button(t("go_to_turning_point"), "replay-turning", () => to(r.turning_point!.step)))
       : null;
     const events: string[] = r.view.events ?? [];
@@ -342,7 +344,7 @@ class App {
       h("h2", {}, [t("replay_heading"), r.run.title, r.run.number !== null ? t("daily_number", { n: r.run.number }) : "", r.run.score_text]
         .filter(Boolean).join(" · ")),
       h("p", { "data-testid": "replay-step", role: "status" }, t("step_of", { n: r.step, total: r.steps })),
-      r.label ? h("p", { "data-testid": "replay-action" }, `${t("last_move")}: ${r.label}`) : null,
+      r.label ? h("p", { "data-testid": "replay-action" }, t("last_move_line", { action: r.label })) : null,
       h("div", { class: "board" }, scene.svg),
       controls, turning,
       events.length ? h("ul", { class: "events" }, ...events.map((e) => h("li", {}, e))) : null,

@@ -136,7 +136,7 @@ export class TableScreen {
         over ? null : h("strong", {}, `${t("your_move")} `), run.prompt || String(view.prompt ?? "")),
       h("p", { class: notice ? "notice shown" : "notice", role: "status", "data-testid": "notice" }, notice),
       p.hint ? h("p", { class: "hint-text", "data-testid": "hint-text" },
-        h("strong", {}, `${t("hint_heading")}: `), p.hint.label, " — ", p.hint.reason) : null,
+        t("hint_line", { move: p.hint.label, reason: p.hint.reason })) : null,
       h("div", { class: "board", "data-version": String(run.version), "data-run": String(run.id),
         "data-game": run.game }, scene.svg),
       notes.length ? h("ul", { class: "notes", "data-testid": "notes" }, ...notes.map((n) => h("li", {}, n))) : null,

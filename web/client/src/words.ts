@@ -4,15 +4,15 @@
 
 export const WORD_KEYS = [
   // keys web/words.py already has (web-server branch)
-  "app_title", "retry", "close", "games", "practice", "daily",
-  "resume", "boards", "stats", "replay", "rules", "verify", "your_move", "undo", "resign",
-  "resign_confirm", "resign_yes", "resign_no", "hint", "hint_heading", "run_over",
-  "last_move", "deck", "room", "hand", "health", "shield", "weapon", "torches",
+  "app_title", "retry", "close", "games", "practice",
+  "resume_line", "boards", "stats", "replay", "rules", "verify", "your_move", "undo", "resign",
+  "resign_confirm", "resign_yes", "resign_no", "hint", "hint_line", "run_over",
+  "last_move", "last_move_line", "deck", "room", "hand", "health", "shield", "weapon", "torches",
   "score", "daily_number", "practice_run", "aria_card_move", "aria_card_no_move",
-  "aria_face_down", "aria_table", "aria_moves", "aria_pile", "boards_heading", "scope_global",
+  "aria_face_down", "aria_table", "aria_moves", "aria_pile", "boards_heading", "todays_board", "scope_global",
   "scope_server", "rank", "player", "result", "you", "previous_page", "next_page", "page_of",
   "no_lines", "day", "commitment", "commitment_help", "seed", "seed_hidden", "stats_heading",
-  "replay_heading", "first", "previous", "next", "last", "step_of", "turning_point",
+  "replay_heading", "first", "previous", "next", "last", "step_of", "turning_point_line",
   "go_to_turning_point", "no_replays", "network_error",
   // keys the client needs beyond those (listed in docs/activity-client.md for web/words.py)
   "play", "variant", "daily_played", "your_runs", "choose_for", "shortcuts", "card_slot",
