@@ -24,7 +24,7 @@ async def status(page: Any) -> str:
     return str(await page.get_attribute('[data-testid="status"]', "data-status"))
 
 
-async def moved_on(page: Any, before: int, timeout: float = 5000) -> None:
+async def moved_on(page: Any, before: int, timeout: float = 20_000) -> None:
     """Waits until the table shows another version than ``before`` (a function, not a
     string: the page's CSP allows no eval, and Playwright evaluates strings with it)."""
     await page.wait_for_function(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -34,8 +33,6 @@ from tests.client.pages import (
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 ALICE, BOB = 1001, 1002
-#: What a player may wait for a hint, the worker's start included (its search is about 1 s).
-HINT_SECONDS = 4.0
 
 
 async def engine_actions(core: Core, run_id: int) -> set[str]:
@@ -330,19 +327,18 @@ async def test_hints_on_a_practice_run_come_from_the_worker_and_show(site: Site)
     for _ in range(4):
         if await status(page) != "playing":
             break
-        async with page.expect_response(lambda r: r.url.endswith("/hint")) as answered:
-            started = time.monotonic()
+        # How long a hint takes is bench/hints.py's to measure; here it must come and show.
+        async with page.expect_response(lambda r: r.url.endswith("/hint"),
+                                        timeout=60_000) as answered:
             await page.click('[data-testid="hint"]')
         response = await answered.value
-        waited = time.monotonic() - started
         assert response.status == 200, await response.text()
         hint = (await response.json())["hint"]
         text = page.locator('[data-testid="hint-text"]')
-        await text.wait_for(timeout=2000)
+        await text.wait_for(timeout=10_000)
         assert hint["label"] in await text.text_content()
         # The hinted move is marked on the table: a card ring or a button's.
         assert await page.locator(".hinted").count() >= 1
-        assert waited < HINT_SECONDS, f"the hint took {waited:.1f} s"
         await play(page, await first_move(page))
     assert (await site.core.runs.get(run)).hinted
     await tab.close()
