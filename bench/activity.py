@@ -52,7 +52,6 @@ import re
 import shutil
 import signal
 import socket
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -67,8 +66,8 @@ from urllib.parse import urljoin, urlsplit
 import aiohttp
 import orjson
 
-from bench._standin.checks import answer_problems, log_problems
-from bench._standin.ids import Move, is_step
+from bench._standin.checks import answer_problems, log_problems, read_database
+from bench._standin.ids import Move, is_step, parse_move
 from bench._standin.oauth import CLIENT_ID, CLIENT_SECRET
 from bench._standin.players import Load, Outcome, play
 from bench._standin.process import ROOT, BotProcess
@@ -621,23 +620,10 @@ async def measure(folder: Path, args: argparse.Namespace) -> Results:
 def check(results: Results, database: Path, web: Web, bot: BotSide) -> None:
     """Every run in the file replays; every promised move (web and bot) is stored; no run
     has more moves than were sent to it."""
-    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-    try:
-        integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check"))
-        logs: dict[int, list[tuple[int, str]]] = {}
-        for run_id, number, action in conn.execute(
-                "SELECT run_id, number, action FROM moves ORDER BY run_id, number"):
-            logs.setdefault(run_id, []).append((number, action))
-        rows = conn.execute(
-            "SELECT id, game, variant, seed, deck, moves, state FROM runs").fetchall()
-    finally:
-        conn.close()
+    integrity, rows, logs = read_database(database)
     sent = Counter(web.sent)
-    for o in bot.outcomes:
-        if o.kind == "click":
-            custom = o.record.data.get("custom_id", "")
-            if m := re.fullmatch(r"dd(?:\.m)?:([0-9]+):.*", custom):
-                sent[int(m[1])] += 1
+    sent.update(m.run_id for o in bot.outcomes if o.kind == "click"
+                and (m := parse_move(o.record.data.get("custom_id", ""))))
     promised: list[Any] = [*web.promises, *bot.outcomes]
     problems = log_problems(rows, logs, promised, sent)
     results.database = [f"integrity_check: {integrity}; {len(rows)} runs, "

@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 # The parsers the web adapter shares live in the core (web/config.py reads them alike).
-from core.environment import DEFAULT_DATABASE_PATH, ConfigError, api_base, count, database_url
+from core.environment import (
+    DEFAULT_DATABASE_PATH,
+    ConfigError,
+    DatabaseSettings,
+    api_base,
+    count,
+    database_url,
+)
 from core.environment import port as _any_port
 from core.environment import text as _text
 
@@ -68,16 +74,20 @@ class Settings:
     client_secret: str | None = None
 
     @property
+    def store(self) -> DatabaseSettings:
+        """The database settings, as the web adapter reads them too."""
+        return DatabaseSettings(self.database_path, self.database_url, self.database_pool_size,
+                                self.database_read_url)
+
+    @property
     def database(self) -> str | Path:
         """What the store opens: the PostgreSQL URL if set, else the SQLite file."""
-        return self.database_url or self.database_path
+        return self.store.database
 
     @property
     def database_label(self) -> str:
         """The database as an operator may read it: the file, or the URL without password."""
-        if self.database_url is None:
-            return str(self.database_path)
-        return re.sub(r"(//[^:/@]*):[^@]*@", r"\1@", self.database_url)
+        return self.store.label
 
     @classmethod
     def from_env(

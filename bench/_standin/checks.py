@@ -38,13 +38,16 @@ class DatabaseCheck:
         return self.integrity == "ok" and not self.problems
 
 
-def check_database(path: Path, outcomes: Iterable[Outcome]) -> DatabaseCheck:
-    """Check the database at ``path`` against the players' ``outcomes``."""
-    outcomes = list(outcomes)
-    report = DatabaseCheck()
+Row = tuple[int, str, str, Any, str | None, int, str]
+
+
+def read_database(path: Path) -> tuple[str, list[Row], dict[int, list[tuple[int, str]]]]:
+    """The SQLite file at ``path``, opened read-only: its ``integrity_check``, every run as
+    ``(id, game, variant, seed, deck, moves, state)`` and every run's log of
+    ``(number, action)`` in order."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        report.integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check"))
+        integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check"))
         logs: dict[int, list[tuple[int, str]]] = {}
         for run_id, number, action in conn.execute(
                 "SELECT run_id, number, action FROM moves ORDER BY run_id, number"):
@@ -53,6 +56,14 @@ def check_database(path: Path, outcomes: Iterable[Outcome]) -> DatabaseCheck:
             "SELECT id, game, variant, seed, deck, moves, state FROM runs").fetchall()
     finally:
         conn.close()
+    return integrity, rows, logs
+
+
+def check_database(path: Path, outcomes: Iterable[Outcome]) -> DatabaseCheck:
+    """Check the database at ``path`` against the players' ``outcomes``."""
+    outcomes = list(outcomes)
+    report = DatabaseCheck()
+    report.integrity, rows, logs = read_database(path)
     report.runs = len(rows)
     report.moves = sum(len(v) for v in logs.values())
     sent = Counter(m.run_id for o in outcomes if o.kind == "click"
@@ -62,7 +73,7 @@ def check_database(path: Path, outcomes: Iterable[Outcome]) -> DatabaseCheck:
 
 
 def log_problems(
-    rows: Iterable[tuple[int, str, str, Any, str | None, int, str]],
+    rows: Iterable[Row],
     logs: dict[int, list[tuple[int, str]]],
     outcomes: Iterable[Outcome],
     clicks: Counter[int] | None,

@@ -28,7 +28,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ import simcord
 from bench._standin.oauth import CLIENT_ID, CLIENT_SECRET, OAuthStandIn
 from core import Core
 from core.environment import DatabaseSettings
+from tests.core.conftest import Clock
 from web import serve
 from web.app import DIST
 from web.auth import Auth
@@ -54,19 +55,6 @@ NOON = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
 DAILY_SECRET = "browser-tests"
 #: Deals are random in production; here each new run gets the next of these seeds.
 FIRST_SEED = 20_261_201
-
-
-class Clock:
-    """A clock that moves only when told to."""
-
-    def __init__(self, now: datetime = NOON) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
 
 
 def unavailable(reason: str) -> None:
@@ -238,7 +226,7 @@ async def oauth() -> AsyncIterator[OAuthStandIn]:
 async def site(tmp_path: Path, browser: Any, oauth: OAuthStandIn,
                error_logs: list[logging.LogRecord]) -> AsyncIterator[Site]:
     """The web adapter on a core of its own (a SQLite file), at noon on 5 December 2026."""
-    clock = Clock()
+    clock = Clock(NOON)
     database = tmp_path / "web.sqlite3"
     seeds = itertools.count(FIRST_SEED)
     core = await Core.open(database, clock=clock, daily_secret=DAILY_SECRET,
@@ -255,7 +243,7 @@ async def site(tmp_path: Path, browser: Any, oauth: OAuthStandIn,
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(NOON)
 
 
 @pytest.fixture

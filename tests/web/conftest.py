@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,23 +21,11 @@ import pytest
 from bench._standin.oauth import CLIENT_ID, CLIENT_SECRET, OAuthStandIn
 from core import Core
 from core.environment import DatabaseSettings
+from tests.core.conftest import Clock
 from web import serve
 from web.config import WebConfig
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-
-
-class Clock:
-    """A clock that moves only when told to."""
-
-    def __init__(self, now: datetime = START) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
 
 
 @dataclass
