@@ -29,7 +29,8 @@ import time
 from datetime import date, timedelta
 from typing import Any
 
-from core.hints import HINT_BUDGET, HINT_SAMPLES, compute_hint
+from bench._in_worker import timed_hint
+from core.hints import HINT_BUDGET, HINT_SAMPLES
 from core.par import PAR_BUDGET_NODES, solve_deal
 from core.replays import TURN_BUDGET_PER_STEP, compute_turn
 from core.workers import BACKGROUND, INTERACTIVE, Workers
@@ -52,15 +53,6 @@ def midgame(key: str, rng: random.Random) -> Any:
             state = after
         if len(game.actions(state)) > 1:
             return state
-
-
-def timed_hint(
-    game: str, dump: dict[str, Any], rng_seed: str, budget: int, samples: int
-) -> tuple[Any, float]:
-    """``compute_hint`` in the worker, and the worker's CPU seconds for it."""
-    start = time.process_time()
-    found = compute_hint(game, dump, rng_seed, budget, samples)
-    return found, time.process_time() - start
 
 
 def percentile(values: list[float], share: float) -> float:
