@@ -97,6 +97,7 @@ class Target:
     log_errors: list[str] = field(default_factory=list)
     profile: list[str] = field(default_factory=list)
     unreported: list[Outcome] = field(default_factory=list)  # the profiled phase's
+    rounds: list[Phase] = field(default_factory=list)  # the paced phase's, one by one
 
 
 async def run_phase(discord: StandIn, bot: BotProcess, name: str, games: tuple[str, ...],
@@ -200,6 +201,7 @@ async def measure_all(folder: Path, args: argparse.Namespace) -> list[Target]:
                     s.discord, s.bot, "paced", games, args.players, args.paced / args.rounds,
                     1.0, s.next_users(), s.is_move_id, args.seed + round_))
         for s in subjects:
+            s.target.rounds = paced[s.target.name]
             s.target.phases.append(_merge(paced[s.target.name]))
             per_game = s.target.name == "project"
             for game in games if per_game else ("mixed",):
@@ -338,6 +340,34 @@ def _pct(values: list[float]) -> tuple[float, float, float, float]:
     return q[49], q[94], q[98], max(values)
 
 
+def cpu_per_interaction(phase: Phase) -> float:
+    """The bot's CPU milliseconds per interaction it answered in ``phase``."""
+    return phase.cpu * 1000 / max(phase.answered, 1)
+
+
+def paced_rounds(targets: list[Target]) -> None:
+    """Each bot's paced CPU per interaction round by round (the rounds alternate between the
+    bots, so round k of one is beside round k of the other), its median and range, and the
+    ratio of the first bot's to each other's, round by round."""
+    measured = [t for t in targets if t.rounds]
+    if not measured:
+        return
+    print("paced CPU per interaction, round by round (ms): median [range]")
+    for target in measured:
+        values = [cpu_per_interaction(r) for r in target.rounds]
+        print(f"  {target.name:<9} " + " ".join(f"{v:.2f}" for v in values)
+              + f"   {statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
+    first = measured[0]
+    for other in measured[1:]:
+        ratios = [cpu_per_interaction(a) / cpu_per_interaction(b)
+                  for a, b in zip(first.rounds, other.rounds, strict=False)
+                  if cpu_per_interaction(b) > 0]
+        if ratios:
+            print(f"  {first.name} / {other.name}: " + " ".join(f"{r:.2f}" for r in ratios)
+                  + f"   median {statistics.median(ratios):.2f} "
+                    f"[{min(ratios):.2f}-{max(ratios):.2f}]")
+
+
 def report(targets: list[Target], args: argparse.Namespace) -> bool:
     """Print the figures; whether every check passed (targets missed are only reported)."""
     print(f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
@@ -376,6 +406,7 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
             p50, _, p99, _ = _pct(starts)
             print(f"{target.name:<9} starting a run (/play), {name}: {len(starts)}, "
                   f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    paced_rounds(targets)
     ok = True
     project, minimal = paced_p99.get("project", {}), paced_p99.get("minimal", {})
     if project and minimal:

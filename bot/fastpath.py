@@ -17,6 +17,11 @@ refusals, error ids, logs) are the ones every other click goes through. Its ``re
 own webhook adapter without ``with_response`` (Discord answers 204, nothing to parse). Every
 other interaction takes discord.py's path untouched.
 
+A new board (``/play``, ``/daily``, a board's Again or Show) is answered by
+:func:`send_message` the same way: the callback discord.py's ``send_message`` would post,
+without asking for the posted message back (which discord.py would parse into a ``Message``
+nobody reads).
+
 The private discord.py pieces this relies on are listed in :data:`PRIVATE` and checked by
 ``tests/bot/test_fastpath.py``, so a discord.py release that moves one fails a test rather
 than a click.
@@ -50,6 +55,7 @@ PRIVATE = (
     "webhook.async_.async_context.get().request(route, session=..., payload=..., files=..., "
     "multipart=..., proxy=..., proxy_auth=...)",
     "webhook.async_.interaction_message_response_params(...)",
+    "MessageFlags._from_value(value)",
 )
 
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
@@ -110,13 +116,53 @@ class ClickResponse(discord.InteractionResponse[Any]):
             content=content, embed=embed, embeds=embeds, view=view, attachments=attachments,
             previous_allowed_mentions=state.allowed_mentions, allowed_mentions=allowed_mentions,
         )
-        http = state.http
-        route = Route("POST", CALLBACK, webhook_id=parent.id, webhook_token=parent.token)
-        await async_context.get().request(
-            route, session=parent._session, proxy=http.proxy, proxy_auth=http.proxy_auth,
-            payload=params.payload, files=params.files, multipart=params.multipart,
-        )
+        await _callback(parent, params)
         self._response_type = discord.InteractionResponseType.message_update
+
+
+async def send_message(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed = MISSING,
+    file: discord.File = MISSING,
+    view: discord.ui.View = MISSING,
+    ephemeral: bool = False,
+    allowed_mentions: discord.AllowedMentions = MISSING,
+) -> None:
+    """``interaction.response.send_message`` without asking for the sent message back: what
+    the presenter answers a start with (``/play``, ``/daily``, a board's Again or Show). A
+    view discord.py would store goes to discord.py's own ``send_message``."""
+    response = interaction.response
+    if view and not view.is_finished():
+        await response.send_message(content, embed=embed, file=file, view=view,
+                                    ephemeral=ephemeral, allowed_mentions=allowed_mentions)
+        return
+    if response._response_type:
+        raise discord.InteractionResponded(interaction)
+    flags: discord.MessageFlags = MISSING
+    if ephemeral:
+        flags = discord.MessageFlags._from_value(0)
+        flags.ephemeral = True
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.channel_message.value,
+        content=content, embed=embed, file=file, view=view, flags=flags,
+        previous_allowed_mentions=interaction._state.allowed_mentions,
+        allowed_mentions=allowed_mentions,
+    )
+    await _callback(interaction, params)
+    response._response_type = discord.InteractionResponseType.channel_message
+
+
+async def _callback(interaction: discord.Interaction[Any], params: Any) -> None:
+    """POST an interaction's callback through discord.py's webhook adapter (its rate limits,
+    retries and errors), without ``with_response``: Discord answers 204, nothing to parse."""
+    http = interaction._state.http
+    route = Route("POST", CALLBACK, webhook_id=interaction.id, webhook_token=interaction.token)
+    await async_context.get().request(
+        route, session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth,
+        payload=params.payload, files=params.files, multipart=params.multipart,
+    )
 
 
 class ClickInteraction(discord.Interaction[Any]):
@@ -154,4 +200,4 @@ def install(client: discord.Client) -> Callable[[dict[str, Any]], None]:
 
 
 __all__ = ["MESSAGE_KEYS", "PRIVATE", "ClickInteraction", "ClickResponse", "install",
-           "is_our_click", "slim_message"]
+           "is_our_click", "send_message", "slim_message"]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import dressing, metrics, replies, results, screens, standings
+from bot import dressing, fastpath, metrics, replies, results, screens, standings
 from bot.boards.result import Facts
 from bot.i18n import Language, reader_language, server_language
 from core import Run, RunKind
@@ -118,7 +118,8 @@ class Presenter:
         else:
             if file is not None:
                 kwargs["file"] = file
-            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+            # Nothing reads the sent message: it is not asked back (``bot.fastpath``).
+            await fastpath.send_message(interaction, ephemeral=ephemeral, **kwargs)
 
     async def present_followup(self, interaction: discord.Interaction[Any],
                                screen: screens.Screen) -> None:

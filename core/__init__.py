@@ -5,7 +5,8 @@ One module per concern, each a small class over a shared :class:`~core.context.C
 
 - ``runs``: starting, reading and playing runs (act, undo, resign, abandon);
 - ``daily``: daily seeds, commitments, day numbers, the daily's window and runs;
-- ``rankings``: a day's leaderboards, a player's standing, stats and streaks;
+- ``rankings``: a day's leaderboards, a player's standing, stats and streaks (``names``: the
+  name a player is listed by, kept by ``/daily``'s start in its own transaction);
 - ``settings``: per-server settings, player preferences and meta values;
 - ``challenges``: one fresh deal played by friends, compared on a card, closed at a deadline;
 - ``series``: Tomb of Four Kings runs back to back, their points added up.

@@ -26,6 +26,7 @@ from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
 from core.errors import N_, AlreadyPlayed, BadRequest
 from core.model import Run, RunKind, RunStatus
+from core.names import keep_name, listed_as
 from core.recap import run_result_line
 from core.runs import Runs, insert_run, load
 from rules.deal import commitment, daily_seed
@@ -47,6 +48,11 @@ def day_number(day: str) -> int:
 
 def day_of_number(number: int) -> str:
     return (EPOCH + timedelta(days=number - 1)).isoformat()
+
+
+def day_before(day: str) -> str:
+    """The day before ``day`` (``YYYY-MM-DD``)."""
+    return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
 
 
 def opens_at(day: str) -> datetime:
@@ -78,10 +84,13 @@ def ranking_window(run: Run, now: str) -> bool:
 
 @dataclass(frozen=True)
 class DailyStart:
-    """What ``/daily`` gets: the run, and whether it was dealt just now."""
+    """What ``/daily`` gets: the run, whether it was dealt just now, and the id of the
+    player's daily of the same game and variant the day before (None: they had none), which
+    the look back it opens with starts from (``core.lookback``)."""
 
     run: Run
     created: bool
+    yesterday: int | None = None
 
 
 class Daily:
@@ -93,6 +102,8 @@ class Daily:
         self._ctx = ctx
         self._runs = runs
         self._secret = secret
+        #: Today's deals as dealt, by game, variant, day and rules: the same for every player.
+        self._dealt: dict[tuple[str, str, str, str], tuple[NewRun, object]] = {}
 
     async def secret(self) -> str:
         """The secret daily seeds derive from: given at start, or generated once and kept in
@@ -137,17 +148,31 @@ class Daily:
         *,
         guild_id: int | None = None,
         channel_id: int | None = None,
+        name: str | None = None,
     ) -> DailyStart:
-        """Today's run of ``game``: the one the player has, or a new one on today's deal."""
+        """Today's run of ``game``: the one the player has, or a new one on today's deal.
+
+        ``name`` (the player's, as the boards list them) is kept in the same transaction,
+        which also finds their daily of the day before (``DailyStart.yesterday``): a start is
+        one durable commit."""
         engine = check_game(game)
         variant = check_variant(engine, variant)
         day = self.today()
-        seed = daily_seed(await self.secret(), engine.key, variant, day)
-        new = self._runs.deal(
-            owner_id, engine.key, variant, guild_id=guild_id, channel_id=channel_id, seed=seed,
-            day=day, kind=RunKind.DAILY,
-        )
-        return await self._ctx.store.write(_start_tx, new, f"rules:{engine.key}:{day}")
+        key = (engine.key, variant, day, engine.rules_tag)
+        dealt = self._dealt.get(key)
+        if dealt is None:
+            seed = daily_seed(await self.secret(), engine.key, variant, day)
+            new = self._runs.deal(
+                owner_id, engine.key, variant, guild_id=guild_id, channel_id=channel_id,
+                seed=seed, day=day, kind=RunKind.DAILY,
+            )
+            if any(kept[2] != day for kept in self._dealt):
+                self._dealt.clear()  # only today's deals are kept
+            self._dealt[key] = new
+        else:
+            new = self._runs.redeal(dealt, owner_id, guild_id=guild_id, channel_id=channel_id)
+        named = None if name is None else listed_as(new[0].owner_id, name)
+        return await self._ctx.store.write(_start_tx, new, f"rules:{engine.key}:{day}", named)
 
     async def start_new(
         self,
@@ -216,12 +241,17 @@ class Daily:
         return None if stored == mine else stored.split("\n")[0]
 
 
-def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str) -> DailyStart:
+def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str,
+              name: str | None) -> DailyStart:
     row, state = new
     assert row.day is not None
+    if name is not None:
+        keep_name(tx, row.owner_id, name, row.now)
+    before = tx.daily_run(row.owner_id, row.game, row.variant, day_before(row.day))
+    yesterday = None if before is None else before.id
     existing = tx.daily_run(row.owner_id, row.game, row.variant, row.day)
     if existing is not None:
-        return DailyStart(load(tx, existing, repair=True), created=False)
+        return DailyStart(load(tx, existing, repair=True), created=False, yesterday=yesterday)
     pinned = tx.add_meta(rules_key, row.rules)
     if pinned != row.rules:
         raise BadRequest(
@@ -230,11 +260,11 @@ def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str) -> DailyStart:
             game=row.game, rules=pinned,
         )
     try:
-        return DailyStart(insert_run(tx, row, state), created=True)
+        return DailyStart(insert_run(tx, row, state), created=True, yesterday=yesterday)
     except Conflict:  # pragma: no cover - the check above runs in the same write transaction
         existing = tx.daily_run(row.owner_id, row.game, row.variant, row.day)
         assert existing is not None
-        return DailyStart(load(tx, existing, repair=True), created=False)
+        return DailyStart(load(tx, existing, repair=True), created=False, yesterday=yesterday)
 
 
 def _daily_run_tx(tx: Tx, owner_id: int, game: str, variant: str, day: str) -> RunRow | None:

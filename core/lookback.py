@@ -34,7 +34,15 @@ from typing import Any
 
 from core.checks import check_day, check_game, check_id, check_variant
 from core.context import Context
-from core.daily import EPOCH, Daily, closes_at, day_number, day_of_number
+from core.daily import (
+    EPOCH,
+    Daily,
+    DailyStart,
+    closes_at,
+    day_before,
+    day_number,
+    day_of_number,
+)
 from core.errors import N_, Phrase, Refusal
 from core.freezes import walk
 from core.model import Run, RunKind
@@ -217,6 +225,17 @@ class LookBacks:
         """The look back ``/daily`` opens with: yesterday's daily of that game and variant."""
         day = (date.fromisoformat(self._ctx.today()) - timedelta(days=1)).isoformat()
         return await self.of_day(owner_id, game, variant, day)
+
+    async def after_start(self, started: DailyStart) -> LookBack | None:
+        """:meth:`yesterday` for a daily just started or brought back, from the day before's
+        run its start transaction found (``DailyStart.yesterday``): no read at all when the
+        player had none, or while that day is open."""
+        run = started.run
+        if started.yesterday is None or run.day is None:
+            return None
+        if not self._daily.is_closed(day_before(run.day)):
+            return None
+        return await self.of_run(await self._runs.get(started.yesterday))
 
     def resolve_day(self, text: str) -> str:
         """A day as ``/stats day:`` takes it: ``YYYY-MM-DD``, ``today``, ``yesterday``, or a

@@ -33,6 +33,7 @@ from core.daily import EPOCH, Daily, closes_at, day_number, opens_at
 from core.errors import N_, BadRequest, Message, Refusal
 from core.freezes import walk
 from core.model import Run
+from core.names import keep_name, listed_as
 from core.settings import GuildSettings
 from rules import GAMES
 from store.base import (
@@ -388,8 +389,9 @@ class Rankings:
 
     async def remember_name(self, user_id: int, name: str) -> None:
         """Keep the name a player is listed (and ordered) by on boards."""
-        name = " ".join(name.split())[:64] or str(user_id)
-        await self._ctx.store.write(_name_tx, check_id(user_id, "user"), name, self._ctx.now())
+        user_id = check_id(user_id, "user")
+        await self._ctx.store.write(keep_name, user_id, listed_as(user_id, name),
+                                    self._ctx.now())
 
     def closes_at(self, day: str) -> datetime:
         return closes_at(day)
@@ -464,10 +466,6 @@ def _period_tx(
     if viewer_id is not None and all(line.owner_id != viewer_id for line in lines):
         own = tx.period_line(where, viewer_id)
     return lines, tx.period_size(where), own, age
-
-
-def _name_tx(tx: Tx, user_id: int, name: str, now: str) -> None:
-    tx.set_player_name(user_id, name, now)
 
 
 # ----- how a board line reads (every adapter says these in its reader's language) ----------

@@ -61,6 +61,15 @@ def always(run: Run, now: str) -> bool:
     return True
 
 
+@dataclasses.dataclass(frozen=True)
+class PracticeStart:
+    """What ``/play`` gets: the player's unfinished practice run of the game, or the run
+    dealt just now (``created``)."""
+
+    run: Run
+    created: bool
+
+
 class _NeedsRepair(Exception):
     """Raised inside a read transaction: loading needs a rebuild, which must be written."""
 
@@ -97,6 +106,20 @@ class Runs:
             deck=deck, day=day, kind=kind,
         )
         return await self._ctx.store.write(insert_run, *new)
+
+    async def open_practice(
+        self,
+        owner_id: int,
+        game: str,
+        variant: str | None = None,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> PracticeStart:
+        """``/play``: the player's unfinished practice run of ``game`` (the most recently
+        played), or else a new random deal, in one write transaction."""
+        new = self.deal(owner_id, game, variant, guild_id=guild_id, channel_id=channel_id)
+        return await self._ctx.store.write(_open_practice_tx, *new)
 
     def deal(
         self,
@@ -136,6 +159,26 @@ class Runs:
             score_text=view["score_text"], points=_points(engine, view["score"]),
         )
         return row, state
+
+    def redeal(
+        self,
+        dealt: tuple[NewRun, Any],
+        owner_id: int,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> tuple[NewRun, Any]:
+        """The same deal as ``dealt`` (:meth:`deal`'s result) dealt now to ``owner_id``: its
+        row made theirs, its engine state shared (states are immutable). The daily deals each
+        day's deal once (``core.daily``)."""
+        row, state = dealt
+        now = self._ctx.now()
+        return dataclasses.replace(
+            row, owner_id=check_id(owner_id, "user"),
+            guild_id=check_optional_id(guild_id, "server"),
+            channel_id=check_optional_id(channel_id, "channel"),
+            now=now, finished_at=None if row.finished_at is None else now,
+        ), state
 
     # ----- reading ------------------------------------------------------------------------
 
@@ -415,6 +458,13 @@ def _points(engine: Game[Any], score: Sequence[int]) -> int:
 
 def _unfinished_tx(tx: Tx, owner_id: int, game: str | None, repair: bool) -> list[Run]:
     return [load(tx, row, repair=repair) for row in tx.unfinished(owner_id, game)]
+
+
+def _open_practice_tx(tx: Tx, new: NewRun, state: Any) -> PracticeStart:
+    for run in _unfinished_tx(tx, new.owner_id, new.game, True):
+        if run.kind is RunKind.PRACTICE:
+            return PracticeStart(run, created=False)
+    return PracticeStart(insert_run(tx, new, state), created=True)
 
 
 def _moves_tx(tx: Tx, run_id: int) -> list[str]:

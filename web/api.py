@@ -255,8 +255,9 @@ async def start_run(request: web.Request) -> web.Response:
         raise bad_request(NEEDS_FIELD, field="kind", kind=Phrase(KIND_RUN))
     guild = guild_of(request)
     if kind == RunKind.DAILY.value:
-        await core.rankings.remember_name(user.id, user.name)
-        started = await core.daily.start(user.id, engine.key, variant, guild_id=guild)
+        # The name the boards list the player by, kept in the start's own transaction.
+        started = await core.daily.start(user.id, engine.key, variant, guild_id=guild,
+                                         name=user.name)
         if started.created:
             log.info("run %s: daily %s (%s) %s started by user %s on the web", started.run.id,
                      engine.key, variant, started.run.day, user.id)

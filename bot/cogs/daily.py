@@ -24,7 +24,7 @@ from bot.lookback import yesterday_line
 from bot.results import player_name
 from core import Refusal, RunKind
 from core.checks import check_game, check_variant
-from core.daily import day_number
+from core.daily import DailyStart, day_number
 from core.errors import N_, Phrase
 from rules import GAMES
 
@@ -78,10 +78,12 @@ class Daily(commands.Cog):
         try:
             engine = check_game(game)
             variant = check_variant(engine, variant)
-            await core.rankings.remember_name(user.id, player_name(user))
+            # One transaction: the name the boards list the player by, the run, and
+            # whether they played the day before (for the look back).
             started = await core.daily.start(
                 user.id, engine.key, variant,
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                name=player_name(user),
             )
         except Refusal as exc:
             log.info("refused: /daily from user %s: %s", user.id, exc)
@@ -95,8 +97,7 @@ class Daily(commands.Cog):
         language = await reader_language(self.bot, interaction)
         chosen = None if run.over else NEW_DEAL if started.created else WELCOME_BACK
         notice = await self._with_yesterday(
-            language.gettext(chosen) if chosen else None, user.id, engine.key, variant,
-            language)
+            language.gettext(chosen) if chosen else None, started, language)
         boards = self.bot.presenter
         screen = screens.board(
             run, owner=user.display_name, notice=notice, facts=await boards.facts(run, user)
@@ -104,12 +105,12 @@ class Daily(commands.Cog):
         await boards.present(interaction, screen, edit=False, ephemeral=True)
 
     async def _with_yesterday(
-        self, notice: str | None, user_id: int, game: str, variant: str, language: Language
+        self, notice: str | None, started: DailyStart, language: Language
     ) -> str | None:
         """The notice (already in the reader's ``language``), after yesterday's look back when
         the player finished yesterday's daily of this game and variant and that day has
         closed (``core.lookback``)."""
-        back = await self.bot.core.lookback.yesterday(user_id, game, variant)
+        back = await self.bot.core.lookback.after_start(started)
         if back is None:
             return notice
         return yesterday_line(back, language) + (f"\n{notice}" if notice else "")

@@ -269,19 +269,15 @@ class Play(commands.Cog):
 
         Other kinds of runs are left out: /play is practice; a daily comes back with /daily.
         """
-        user = interaction.user
-        unfinished = [
-            run for run in await self.core.runs.unfinished(user.id, game)
-            if run.kind is RunKind.PRACTICE
-        ]
-        if unfinished:
-            return screens.unfinished(unfinished[0], variant=variant, owner=_name(interaction))
-        run = await self.core.runs.start(
-            user.id, game, variant,
+        # One write transaction: the unfinished run found, or the new one stored.
+        started = await self.core.runs.open_practice(
+            interaction.user.id, game, variant,
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
         )
-        _log_start(run, interaction)
-        return screens.board(run, owner=_name(interaction))
+        if not started.created:
+            return screens.unfinished(started.run, variant=variant, owner=_name(interaction))
+        _log_start(started.run, interaction)
+        return screens.board(started.run, owner=_name(interaction))
 
 
 def _name(interaction: discord.Interaction[Any]) -> str:
