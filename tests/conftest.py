@@ -1,5 +1,6 @@
 """What every test folder shares: the throwaway PostgreSQL cluster, started once per session
-when a test asks for it, and the summary line saying whether the PostgreSQL tests ran.
+when a test asks for it, the summary line saying whether the PostgreSQL tests ran, and
+``error_logs`` (a test fails on an ERROR it did not expect).
 
 Without PostgreSQL on the machine, tests that need it are skipped, and the summary says so in
 one line (``make test`` then runs the SQLite half). ``REQUIRE_POSTGRES=1`` (set by CI) turns
@@ -8,6 +9,7 @@ that skip into a failure, so CI cannot pass without having run both halves.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator
 
@@ -86,3 +88,24 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"PostgreSQL: {len(_skipped)} tests skipped ({reason}); only SQLite was tested.",
             yellow=True,
         )
+
+
+@pytest.fixture
+def error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[list[logging.LogRecord]]:
+    """The ERROR records logged during the test; the test fails if any is left unclaimed
+    (a test expecting one clears the list)."""
+    caplog.set_level(logging.INFO)
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.ERROR:
+                records.append(record)
+
+    handler = Keep()
+    logging.getLogger().addHandler(handler)
+    try:
+        yield records
+    finally:
+        logging.getLogger().removeHandler(handler)
+    assert not records, [r.getMessage() for r in records]

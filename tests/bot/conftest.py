@@ -8,9 +8,8 @@ read buttons from a message's components and click them the way a player would.
 from __future__ import annotations
 
 import itertools
-import logging
 import random
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,27 +63,6 @@ async def make_bot(db_path: Path) -> AsyncIterator[Callable[..., DungeonBot]]:
 @pytest.fixture
 def simcord_bot(make_bot: Callable[..., DungeonBot]) -> DungeonBot:
     return make_bot()
-
-
-@pytest.fixture
-def error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[list[logging.LogRecord]]:
-    """The ERROR records logged during the test; the test fails if any is left unclaimed
-    (a test expecting one clears the list)."""
-    caplog.set_level(logging.INFO)
-    records: list[logging.LogRecord] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            if record.levelno >= logging.ERROR:
-                records.append(record)
-
-    handler = Keep()
-    logging.getLogger().addHandler(handler)
-    try:
-        yield records
-    finally:
-        logging.getLogger().removeHandler(handler)
-    assert not records, [r.getMessage() for r in records]
 
 
 class World:

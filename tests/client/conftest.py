@@ -25,7 +25,7 @@ import logging
 import os
 import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -171,27 +171,6 @@ class Site:
         with sqlite3.connect(self.database) as db:
             return [row[0] for row in db.execute(
                 "SELECT action FROM moves WHERE run_id = ? ORDER BY number", (run_id,))]
-
-
-@pytest.fixture
-def error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[list[logging.LogRecord]]:
-    """The ERROR records logged during the test; the test fails if any is left (a test
-    expecting one clears the list)."""
-    caplog.set_level(logging.INFO)
-    records: list[logging.LogRecord] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            if record.levelno >= logging.ERROR:
-                records.append(record)
-
-    handler = Keep()
-    logging.getLogger().addHandler(handler)
-    try:
-        yield records
-    finally:
-        logging.getLogger().removeHandler(handler)
-    assert not records, [r.getMessage() for r in records]
 
 
 def web_config(oauth: OAuthStandIn, database: Path) -> WebConfig:
