@@ -57,7 +57,16 @@ $(FACES_BUILT): $(STAMP) tools/faces.py bot/pictures/faces.py
 	$(BIN)/python -m tools.faces
 	touch $@
 
+# Without npm the bot still runs and the tests still run (the browser tests skip, or fail under
+# REQUIRE_BROWSER=1 as in CI): only the Activity's page is missing, and this says how to build it.
+ifneq ($(shell command -v npm 2>/dev/null),)
 client: $(CLIENT_BUILT) $(FACES_BUILT)
+else
+client:
+	@echo "npm not found: the Activity's page (web/dist) is not built; everything else works." \
+		"To build it, install Node.js 18+ and npm (Debian: sudo apt-get install nodejs npm)," \
+		"then make client."
+endif
 
 bench: $(STAMP)
 	@set -e; for name in $(BENCHES); do \
