@@ -118,8 +118,17 @@ class Runs:
     ) -> PracticeStart:
         """``/play``: the player's unfinished practice run of ``game`` (the most recently
         played), or else a new random deal, in one write transaction."""
-        new = self.deal(owner_id, game, variant, guild_id=guild_id, channel_id=channel_id)
-        return await self._ctx.store.write(_open_practice_tx, *new)
+        engine = check_game(game)
+        check_variant(engine, variant)  # a bad option is refused before the write
+
+        def deal() -> tuple[NewRun, Any]:
+            # Dealt inside the transaction, and only when no run is found (a shuffle, no
+            # I/O): a resumed run costs no deal and uses up no seed.
+            return self.deal(owner_id, engine.key, variant, guild_id=guild_id,
+                             channel_id=channel_id)
+
+        return await self._ctx.store.write(
+            _open_practice_tx, check_id(owner_id, "user"), engine.key, deal)
 
     def deal(
         self,
@@ -460,11 +469,13 @@ def _unfinished_tx(tx: Tx, owner_id: int, game: str | None, repair: bool) -> lis
     return [load(tx, row, repair=repair) for row in tx.unfinished(owner_id, game)]
 
 
-def _open_practice_tx(tx: Tx, new: NewRun, state: Any) -> PracticeStart:
-    for run in _unfinished_tx(tx, new.owner_id, new.game, True):
+def _open_practice_tx(
+    tx: Tx, owner_id: int, game: str, deal: Callable[[], tuple[NewRun, Any]]
+) -> PracticeStart:
+    for run in _unfinished_tx(tx, owner_id, game, True):
         if run.kind is RunKind.PRACTICE:
             return PracticeStart(run, created=False)
-    return PracticeStart(insert_run(tx, new, state), created=True)
+    return PracticeStart(insert_run(tx, *deal()), created=True)
 
 
 def _moves_tx(tx: Tx, run_id: int) -> list[str]:
