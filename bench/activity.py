@@ -50,7 +50,6 @@ import platform
 import random
 import re
 import shutil
-import signal
 import socket
 import statistics
 import sys
@@ -70,7 +69,7 @@ from bench._standin.checks import answer_problems, log_problems, read_database
 from bench._standin.ids import Move, is_step, parse_move
 from bench._standin.oauth import CLIENT_ID, CLIENT_SECRET
 from bench._standin.players import Load, Outcome, play
-from bench._standin.process import ROOT, BotProcess
+from bench._standin.process import ROOT, BotProcess, Child, cpu_of
 from bench._standin.server import StandIn
 from bench.load import quiet_collector
 from rules import GAMES
@@ -85,15 +84,8 @@ SIDES = ("web", "bot")
 MODES = ("paced", "back-to-back")
 WEB_USERS = 20_000_000
 BOT_USERS = 30_000_000
-_TICKS = os.sysconf("SC_CLK_TCK")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CARD = re.compile(r"(?:10|[2-9AJQK])[CDHS]|RJ|BJ")
-
-
-def cpu_of(pid: int) -> float:
-    """User + system CPU seconds the process has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / _TICKS
 
 
 def free_port() -> int:
@@ -114,7 +106,7 @@ class Bot(BotProcess):
         return super().environment() | {"WEB_PORT": ""}
 
 
-class WebProcess:
+class WebProcess(Child):
     """``python -m web`` on the bot's database, signing players in through the stand-in."""
 
     def __init__(self, discord: StandIn, bot: BotProcess, log: Path) -> None:
@@ -127,11 +119,6 @@ class WebProcess:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
 
     def environment(self) -> dict[str, str]:
         # The bot's settings (the same file, the same daily secret), and the Activity's.
@@ -157,25 +144,6 @@ class WebProcess:
                 raise TimeoutError(f"python -m web did not listen in {timeout} s")
             await asyncio.sleep(0.05)
 
-    def cpu_seconds(self) -> float:
-        return cpu_of(self.pid)
-
-    async def stop(self, timeout: float = 10.0) -> int | None:
-        if self.proc is None:
-            return None
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(self.proc.wait(), timeout)
-            except TimeoutError:
-                self.proc.kill()
-                await self.proc.wait()
-        return self.proc.returncode
-
-    def log_text(self) -> str:
-        with contextlib.suppress(FileNotFoundError):
-            return self.log.read_text(errors="replace")
-        return ""
 
 
 # ----- the players ------------------------------------------------------------------------------

@@ -22,7 +22,56 @@ MINIMAL_BOT = (sys.executable, "-m", "bench._minimal_bot")
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
-class BotProcess:
+def cpu_of(pid: int) -> float:
+    """User + system CPU seconds the process ``pid`` has used so far (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime (fields 14, 15)
+
+
+class Child:
+    """A process a bench starts (``proc``, its output in ``log``): its CPU, its log, and how
+    it is stopped."""
+
+    log: Path
+    proc: asyncio.subprocess.Process | None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the process has used so far."""
+        return cpu_of(self.pid)
+
+    async def kill(self) -> None:
+        """SIGKILL: no cleanup of any kind, as a power cut or the OOM killer would."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+
+    async def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM, then SIGKILL if it has not exited after ``timeout``; the exit status."""
+        if self.proc is None:
+            return None
+        if self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.proc.wait(), timeout)
+            except TimeoutError:
+                await self.kill()
+        return self.proc.returncode
+
+    def log_tail(self, lines: int = 25) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+    def log_text(self) -> str:
+        with contextlib.suppress(FileNotFoundError):
+            return self.log.read_text(errors="replace")
+        return ""
+
+
+class BotProcess(Child):
     """One bot process at a time; ``start`` again after ``kill`` restarts it on the same file."""
 
     def __init__(self, discord: StandIn, database: Path, log: Path,
@@ -36,11 +85,6 @@ class BotProcess:
         self.root = root  # the checkout the bot runs from (its working directory)
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
-
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
 
     def environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_"))}
@@ -75,34 +119,3 @@ class BotProcess:
                 raise TimeoutError(f"the bot did not connect in {timeout} s; its log ends:\n"
                                    + self.log_tail())
             await asyncio.sleep(0.02)
-
-    def cpu_seconds(self) -> float:
-        """User + system CPU time the process has used so far."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime (fields 14, 15)
-
-    async def kill(self) -> None:
-        """SIGKILL: no cleanup of any kind, as a power cut or the OOM killer would."""
-        if self.proc is not None and self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGKILL)
-            await self.proc.wait()
-
-    async def stop(self, timeout: float = 10.0) -> int | None:
-        """SIGTERM, then SIGKILL if it has not exited after ``timeout``; the exit status."""
-        if self.proc is None:
-            return None
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(self.proc.wait(), timeout)
-            except TimeoutError:
-                await self.kill()
-        return self.proc.returncode
-
-    def log_tail(self, lines: int = 25) -> str:
-        return "\n".join(self.log_text().splitlines()[-lines:])
-
-    def log_text(self) -> str:
-        with contextlib.suppress(FileNotFoundError):
-            return self.log.read_text(errors="replace")
-        return ""
