@@ -17,7 +17,10 @@ LOCALE := language/locale
 PO := $(wildcard $(LOCALE)/*/LC_MESSAGES/messages.po)
 MO := $(PO:.po=.mo)
 
-$(STAMP): pyproject.toml
+# The native searches (setup.py) are compiled by the install: a changed C file reinstalls.
+NATIVE := $(wildcard rules/*/_native.c)
+
+$(STAMP): pyproject.toml setup.py $(NATIVE)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
