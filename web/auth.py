@@ -4,7 +4,9 @@ The client gets a code from the Embedded App SDK (``authorize``); :meth:`Auth.ex
 trades it at ``{DISCORD_API}/oauth2/token`` with the client secret (which never leaves the
 server). Every API call then carries ``Authorization: Bearer <token>``; :meth:`Auth.user`
 asks Discord whose token it is (``/users/@me`` and ``/users/@me/guilds``) and keeps the answer
-for at most :data:`CACHE_SECONDS`, in a cache of at most :data:`CACHE_SIZE` tokens. A token
+for at most :data:`CACHE_SECONDS`, in a cache of at most :data:`CACHE_SIZE` tokens, and never
+past the token's own ``expires_in`` when this server exchanged it (after that the token is
+refused without asking Discord, which would refuse it too). A token
 Discord refuses is :class:`SignedOut` (and dropped from the cache); Discord unreachable is
 :class:`DiscordUnreachable`. Nothing the client says about who it is is ever believed.
 """
@@ -15,6 +17,7 @@ import hashlib
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import aiohttp
@@ -57,7 +60,8 @@ class Auth:
     """The exchange and the token cache, over one :class:`aiohttp.ClientSession`."""
 
     def __init__(self, api: str, client_id: str | None, client_secret: str | None, *,
-                 cache_seconds: float = CACHE_SECONDS, cache_size: int = CACHE_SIZE) -> None:
+                 cache_seconds: float = CACHE_SECONDS, cache_size: int = CACHE_SIZE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.api = api.rstrip("/")
         self.client_id = client_id
         self._client_secret = client_secret
@@ -65,6 +69,9 @@ class Auth:
         self._cache_size = cache_size
         # sha256(token) -> (user, expires at, monotonic): the tokens themselves are not kept.
         self._cache: OrderedDict[bytes, tuple[User, float]] = OrderedDict()
+        # sha256(token) -> when it expires (monotonic), for the tokens exchanged here.
+        self._lifetimes: OrderedDict[bytes, float] = OrderedDict()
+        self._clock = clock
         self._session: aiohttp.ClientSession | None = None
 
     async def close(self) -> None:
@@ -94,14 +101,21 @@ class Auth:
         token, expires = data.get("access_token"), data.get("expires_in")
         if not isinstance(token, str) or not isinstance(expires, int):
             raise DiscordUnreachable("token endpoint answered without a token")
+        while len(self._lifetimes) >= self._cache_size:
+            self._lifetimes.popitem(last=False)
+        self._lifetimes[_key(token)] = self._clock() + expires
         return token, expires
 
     async def user(self, token: str | None) -> User:
         """The token's user (cached); ``SignedOut``, ``DiscordUnreachable``."""
         if not token or len(token) > MAX_TOKEN or not token.isascii() or not token.isprintable():
             raise SignedOut()
-        key = hashlib.sha256(token.encode()).digest()
-        now = time.monotonic()
+        key = _key(token)
+        now = self._clock()
+        ends = self._lifetimes.get(key, float("inf"))
+        if ends <= now:
+            self._cache.pop(key, None)
+            raise SignedOut()
         found = self._cache.get(key)
         if found is not None:
             if found[1] > now:
@@ -119,11 +133,11 @@ class Auth:
             raise DiscordUnreachable("/users/@me answered something unexpected") from None
         while len(self._cache) >= self._cache_size:
             self._cache.popitem(last=False)
-        self._cache[key] = (user, now + self._cache_seconds)
+        self._cache[key] = (user, min(now + self._cache_seconds, ends))
         return user
 
     def forget(self, token: str) -> None:
-        self._cache.pop(hashlib.sha256(token.encode()).digest(), None)
+        self._cache.pop(_key(token), None)
 
     async def _get(self, token: str, path: str) -> object:
         headers = {"Authorization": f"Bearer {token}"}
@@ -137,6 +151,10 @@ class Auth:
                 return await response.json(content_type=None)
         except (TimeoutError, aiohttp.ClientError, ValueError) as exc:
             raise DiscordUnreachable(describe(exc)) from None
+
+
+def _key(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
 
 
 def describe(error: BaseException) -> str:

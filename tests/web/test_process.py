@@ -217,3 +217,24 @@ async def test_python_m_web_says_when_its_port_is_taken(tmp_path: Path) -> None:
     last = err.decode().strip().splitlines()[-1]
     assert last.startswith(f"The Activity cannot listen on 127.0.0.1:{port}: ")
     assert "Traceback" not in err.decode()
+
+
+async def test_an_exchanged_token_is_refused_once_its_own_lifetime_ends() -> None:
+    # Discord's token outlives the cache hour by default; a short one must not be honoured
+    # from the cache after it expired, nor sent to Discord again.
+    async with OAuthStandIn.serve() as oauth:
+        oauth.add_user(3, "cy")
+        now = [1000.0]
+        auth = Auth(oauth.api, CLIENT_ID, CLIENT_SECRET, clock=lambda: now[0])
+        try:
+            token, lifetime = await auth.exchange(oauth.code(3))
+            assert (await auth.user(token)).id == 3
+            now[0] += lifetime - 1
+            assert (await auth.user(token)).id == 3  # still alive: asked again after the hour
+            asked = len(oauth.requests)
+            now[0] += 2
+            with pytest.raises(SignedOut):
+                await auth.user(token)
+            assert len(oauth.requests) == asked  # refused here, Discord not asked
+        finally:
+            await auth.close()
