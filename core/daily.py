@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -30,7 +31,7 @@ from core.names import keep_name, listed_as
 from core.recap import run_result_line
 from core.runs import Runs, insert_run, load
 from rules.deal import commitment, daily_seed
-from store.base import Conflict, NewRun, RunRow, Tx
+from store.base import Conflict, NewRun, Tx
 
 #: Day #1 of every game's daily.
 EPOCH = date(2026, 12, 1)
@@ -195,12 +196,17 @@ class Daily:
                      day: str | None = None) -> int | None:
         """The id of the player's daily of that game, variant and day (today by default),
         finished or not; None when they have not started it. Reads only: nothing is dealt."""
-        engine = check_game(game)
-        variant = check_variant(engine, variant)
+        return (await self.played_each(owner_id, [(game, variant)], day))[0]
+
+    async def played_each(self, owner_id: int, games: Sequence[tuple[str, str | None]],
+                          day: str | None = None) -> list[int | None]:
+        """:meth:`played` for several ``(game, variant)`` pairs at once, in one read."""
+        asked = []
+        for game, variant in games:
+            engine = check_game(game)
+            asked.append((engine.key, check_variant(engine, variant)))
         day = self.today() if day is None else check_day(day)
-        row = await self._ctx.store.read(_daily_run_tx, check_id(owner_id, "user"), engine.key,
-                                         variant, day)
-        return None if row is None else row.id
+        return await self._ctx.store.read(_daily_runs_tx, check_id(owner_id, "user"), asked, day)
 
     async def practise(
         self,
@@ -267,8 +273,10 @@ def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str,
         return DailyStart(load(tx, existing, repair=True), created=False, yesterday=yesterday)
 
 
-def _daily_run_tx(tx: Tx, owner_id: int, game: str, variant: str, day: str) -> RunRow | None:
-    return tx.daily_run(owner_id, game, variant, day)
+def _daily_runs_tx(tx: Tx, owner_id: int, games: list[tuple[str, str]], day: str,
+                   ) -> list[int | None]:
+    runs = [tx.daily_run(owner_id, game, variant, day) for game, variant in games]
+    return [None if row is None else row.id for row in runs]
 
 
 def _add_meta(tx: Tx, key: str, value: str) -> str:

@@ -220,15 +220,17 @@ async def me(request: web.Request) -> web.Response:
     core, user, language = core_of(request), user_of(request), language_of(request)
     today = core.daily.today()
     games = []
-    for key, engine in GAMES.items():
-        variant = engine.variants[0]
+    firsts = [(key, engine.variants[0]) for key, engine in GAMES.items()]
+    played = await core.daily.played_each(user.id, firsts, today)
+    for (key, variant), daily_run in zip(firsts, played, strict=True):
+        engine = GAMES[key]
         games.append({
             "key": key, "title": engine.title,
             "variants": [{"key": v, "name": language.render(engine.variant_name(v))}
                          for v in engine.variants],
             "daily": {"day": today, "number": day_number(today),
                       "commitment": await core.daily.commitment(key, variant, today),
-                      "played": await core.daily.played(user.id, key, variant, today)},
+                      "played": daily_run},
         })
     runs = [payloads.summary(run, language) for run in await core.runs.unfinished(user.id)]
     return ok({

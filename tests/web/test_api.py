@@ -195,3 +195,21 @@ async def test_the_guild_header_counts_only_for_a_member(table: Table) -> None:
     assert (await table.core.runs.get(run["id"])).guild_id is None
     refused = await stranger.get("/api/boards/donsol?scope=server")
     assert refused.status == 403 and refused.error["code"] == "not_a_member"
+
+
+async def test_me_reads_every_games_daily_in_one_read(table: Table, monkeypatch) -> None:
+    alice = await table.sign_in(ALICE, "alice")
+    daily = (await alice.post("/api/runs", {"game": "clear", "kind": "daily"})).data["run"]
+    store = table.core.store
+    reads: list[str] = []
+    real = store.read
+
+    async def counted(fn, *args):
+        reads.append(fn.__name__)
+        return await real(fn, *args)
+
+    monkeypatch.setattr(store, "read", counted)
+    me = await alice.get("/api/me")
+    played = {g["key"]: g["daily"]["played"] for g in me.data["games"]}
+    assert played == {"donsol": None, "tomb": None, "clear": daily["id"], "scoundrel": None}
+    assert reads.count("_daily_runs_tx") == 1
