@@ -319,18 +319,23 @@ def period_page_id(board: PeriodBoard, page: int) -> str:
                    f"{SPAN_MARKS[board.span]}{board.first}", scope, board.guild_id or 0, page)
 
 
-PERIOD_LINE = N_("{total} {unit} ({days})")
+PERIOD_LINE = N_("{score} ({days})")
 
 
-def period_line_text(line: PeriodLine, unit: str, language: Language = ENGLISH) -> str:
+def total_text(engine: Game[Any], total: int, language: Language) -> str:
+    """A week's or month's total with its unit in the right plural form: ``1 card``."""
+    return language.render(engine.stat_text(total, shown=number(language, total)))
+
+
+def period_line_text(line: PeriodLine, engine: Game[Any], language: Language = ENGLISH) -> str:
     name = listed_name(line, language)
-    total = language.format(PERIOD_LINE, total=number(language, line.total),
-                            unit=language.render(unit), days=days_text(language, line.days))
+    total = language.format(PERIOD_LINE, score=total_text(engine, line.total, language),
+                            days=days_text(language, line.days))
     return f"`#{line.rank:>3}` **{clip(name, 40)}** — {total}"
 
 
 NO_PERIOD_DAILY = N_("You have no ranked daily on this board.")
-YOU_PERIOD = N_("You: **#{rank}** of {size} · {total} {unit} ({days})")
+YOU_PERIOD = N_("You: **#{rank}** of {size} · {score} ({days})")
 
 
 def your_period_line(board: PeriodBoard, viewer_id: int | None,
@@ -339,9 +344,8 @@ def your_period_line(board: PeriodBoard, viewer_id: int | None,
     line = viewer_of(board.lines, board.own, viewer_id)
     if line is None:
         return language.gettext(NO_PERIOD_DAILY)
-    _, unit = GAMES[board.game].stat
     return language.format(YOU_PERIOD, rank=line.rank, size=number(language, board.size),
-                           total=number(language, line.total), unit=language.render(unit),
+                           score=total_text(GAMES[board.game], line.total, language),
                            days=days_text(language, line.days))
 
 
@@ -388,7 +392,7 @@ def period_board(board: PeriodBoard, *, viewer_id: int | None, now: datetime | N
         title = language.format(MONTH_TITLE, game=engine.title,
                                 month=month_text(language, board.month), variant=variant,
                                 where=where)
-    lines = [period_line_text(line, unit, language) for line in board.lines]
+    lines = [period_line_text(line, engine, language) for line in board.lines]
     if not board.lines:
         lines = [language.gettext(NOBODY_RANKED_IN_IT if board.closed else
                                   NO_DAILIES_THIS_WEEK if week else NO_DAILIES_THIS_MONTH)]

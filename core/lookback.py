@@ -67,7 +67,7 @@ def of_par(engine: Game[Any], score: Sequence[int], par: Sequence[int], *, exact
     """The score against par as a player reads it: ``92% of par``, ``at most 92% of par`` (a
     bound), ``25 points below par`` (see the module's docstring); a phrase the adapter says
     in the reader's language."""
-    index, unit = engine.stat
+    index, _ = engine.stat
     if list(score) >= list(par):
         return Phrase(N_("{share} of par") if exact else N_("at most {share} of par"),
                       share=percent(100))
@@ -77,9 +77,8 @@ def of_par(engine: Game[Any], score: Sequence[int], par: Sequence[int], *, exact
     else:
         gap = best - mine
         if gap > 0:
-            return Phrase(N_("{gap} {unit} below par") if exact
-                          else N_("at least {gap} {unit} below par"), gap=gap,
-                          unit=Phrase(unit))
+            return Phrase(N_("{gap} below par") if exact
+                          else N_("at least {gap} below par"), gap=engine.stat_text(gap))
         share = 99  # the stat part matches; a later part of the score fell short
     return Phrase(N_("{share} of par") if exact else N_("at most {share} of par"),
                   share=percent(share))

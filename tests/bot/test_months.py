@@ -3,6 +3,7 @@ its pages surviving a restart and a new month, bad months refused in one sentenc
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import UTC, datetime
 
@@ -91,3 +92,17 @@ async def test_month_pages_survive_a_restart_and_the_next_month(
 async def test_a_bad_month_is_refused_in_one_sentence(world, options, says, error_logs):
     result = await world.slash(world.alice, "leaderboard", game="tomb", **options)
     assert result.ephemeral and says in result.response.content
+
+
+def test_a_total_of_one_reads_in_the_singular() -> None:
+    from bot.i18n import ENGLISH
+    from bot.standings import period_line_text
+    from rules import GAMES
+    from store.base import PeriodLine
+
+    line = PeriodLine(rank=1, owner_id=5, name="alice", total=1, days=1)
+    assert period_line_text(line, GAMES["donsol"], ENGLISH).endswith("— 1 card (1 day)")
+    line = dataclasses.replace(line, total=12, days=2)
+    assert period_line_text(line, GAMES["donsol"], ENGLISH).endswith("— 12 cards (2 days)")
+    assert period_line_text(line, GAMES["clear"], ENGLISH).endswith(
+        "— 12 monsters slain (2 days)")

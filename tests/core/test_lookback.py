@@ -112,6 +112,8 @@ def test_how_a_score_reads_against_par() -> None:
     assert of_par(scoundrel, [-30], [-5], exact=True) == "25 points below par"
     assert of_par(scoundrel, [-30], [0], exact=False) == "at least 30 points below par"
     assert of_par(scoundrel, [0], [0], exact=True) == "100% of par"
+    assert of_par(scoundrel, [4], [5], exact=True) == "80% of par"
+    assert of_par(scoundrel, [-1], [0], exact=True) == "1 point below par"  # not "1 points"
 
 
 async def test_stats_day_refuses_an_open_or_future_day_or_no_run(
