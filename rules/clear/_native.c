@@ -661,6 +661,7 @@ static PyObject *encode(const Search *x, const State *s) {
 }
 
 static PyObject *py_moves(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *obj;
     if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
     State s;
@@ -676,6 +677,7 @@ static PyObject *py_moves(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_play(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *obj;
     int move;
     if (!PyArg_ParseTuple(args, "Oi", &obj, &move)) return NULL;
@@ -691,7 +693,21 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
     return encode(&x, &t);
 }
 
+/* The bound of a state, as (slain, spare): the tests compare it with ClearStrategy.bound. */
+static PyObject *py_bound(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
+    State s;
+    Search x;
+    memset(&x, 0, sizeof x);
+    if (parse(obj, &s, &x) < 0) return NULL;
+    int b = bound_of(&x, &s);
+    return Py_BuildValue("(ii)", b / 64, b % 64);
+}
+
 static PyObject *py_search(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *obj;
     long long budget;
     unsigned long long seed;
@@ -734,6 +750,7 @@ static PyMethodDef methods[] = {
      "search(state, budget, seed) -> ((slain, spare), exact, nodes, line): the best line."},
     {"moves", py_moves, METH_VARARGS, "moves(state) -> the legal moves (card * 8 + target)."},
     {"play", py_play, METH_VARARGS, "play(state, move) -> the state after a legal move."},
+    {"bound", py_bound, METH_VARARGS, "bound(state) -> (slain, spare): no line does better."},
     {NULL, NULL, 0, NULL},
 };
 
