@@ -1,15 +1,15 @@
 /* Donsol's native search: the rules of rules/donsol/engine.py and the knowledge of
  * rules/donsol/solver.py (key, dominance, bound, move order), run by the branch and bound of
- * rules/search.py, in C for speed. The Python engine stays the truth: the wrapper
- * (rules/donsol/native.py) replays every line this returns and checks its score.
+ * rules/search.py, in C for speed. The Python engine stays the truth: rules/native.py
+ * replays every line this returns through it and checks the score.
  *
- * Cards are indices into the engine's DECK; the caller passes each card's value and role
- * (0 potion, 1 shield, 2 monster), so no card fact is written twice. An escape reshuffles
- * with the seed's stream: the caller passes the stream's words from the state's position
- * (rules.deal.word), and the shuffle here draws them exactly as rules.deal.Stream does.
+ * Cards are their places in rules.cards.CANONICAL (suits S H D C of A..K, then the red and
+ * the black joker). An escape reshuffles with the seed's stream: block b of the stream is
+ * SHA-256(seed || b), four big-endian words (docs/deal.md), computed here and drawn exactly
+ * as rules.deal.Stream draws them.
  *
- * Reentrant: every call allocates and frees its own table; nothing global is written. The
- * search runs without the GIL. No clock: a node budget. */
+ * Reentrant: every call allocates and frees its own table and stream cache; nothing global
+ * is written. The search runs without the GIL. No clock: a node budget. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -23,6 +23,7 @@
 #define FRESH 99         /* a fresh shield's "last monster": above every monster */
 #define ESCAPE 255       /* the move "escape" in a line; a take is the card's index */
 #define MAXLINE 512      /* moves in a line: at most 54 takes and 55 escapes */
+#define WINDOW 8192      /* stream words a search may draw from its root's position */
 #define POTION 0
 #define SHIELD 1
 #define MONSTER 2
@@ -42,14 +43,94 @@ typedef struct {
     int32_t stream;      /* words of the stream used so far */
 } State;
 
+/* The stream's words from a root position on, each block hashed once per call. */
+typedef struct {
+    uint64_t seed;
+    int32_t start;                 /* the position of words[0] */
+    uint64_t words[WINDOW];
+    uint8_t have[WINDOW / 4 + 1];  /* per block from start's block: hashed yet */
+} Stream;
+
 typedef struct {
     uint8_t value[MAXC];
     uint8_t kind[MAXC];
     int variant;
-    const uint64_t *words;  /* words[k] is the stream's word stream0 + k */
-    int32_t stream0;
-    int32_t nwords;
+    Stream *stream;
 } Rules;
+
+/* ----- the stream (rules/deal.py, SHA-256 per FIPS 180-4) ------------------------------ */
+
+static const uint32_t K256[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2,
+};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+/* SHA-256 of the 16 bytes seed || block (both big-endian), as four big-endian words. */
+static void stream_block(uint64_t seed, uint64_t block, uint64_t out[4]) {
+    uint32_t w[64] = {
+        (uint32_t)(seed >> 32), (uint32_t)seed, (uint32_t)(block >> 32), (uint32_t)block,
+        0x80000000u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 128,  /* padding; 128 bits long */
+    };
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = k + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) +
+                      K256[i] + w[i];
+        uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        k = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+    for (int i = 0; i < 4; i++) out[i] = (uint64_t)h[2 * i] << 32 | h[2 * i + 1];
+}
+
+/* Word `pos` of the stream; 0 in *ok when it lies outside the cache's window. */
+static uint64_t stream_word(Stream *S, int32_t pos, int *ok) {
+    int32_t first = S->start & ~3, k = pos - first;
+    if (pos < S->start || k >= WINDOW) {
+        *ok = 0;
+        return 0;
+    }
+    int b = k >> 2;
+    if (!S->have[b]) {
+        stream_block(S->seed, (uint64_t)(pos >> 2), &S->words[b * 4]);
+        S->have[b] = 1;
+    }
+    return S->words[k];
+}
+
+/* Each card's value and role, from its place in CANONICAL (engine.value, engine.role). */
+static void fill_cards(Rules *R) {
+    static const uint8_t monster_face[13] = {17, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15};
+    static const uint8_t other_face[13] = {11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11, 11};
+    for (int i = 0; i < 52; i++) {
+        int suit = i / 13, rank = i % 13;  /* S H D C; A 2 .. 10 J Q K */
+        if (suit == 0 || suit == 3) {
+            R->kind[i] = MONSTER;
+            R->value[i] = monster_face[rank];
+        } else {
+            R->kind[i] = suit == 1 ? POTION : SHIELD;
+            R->value[i] = other_face[rank];
+        }
+    }
+    R->kind[52] = R->kind[53] = MONSTER;
+    R->value[52] = R->value[53] = 21;
+}
 
 /* ----- the rules ----------------------------------------------------------------------- */
 
@@ -124,19 +205,8 @@ static void take(const Rules *R, const State *s, int i, State *o) {
     }
 }
 
-/* The next word of the stream, or -1 (in *ok) when the caller passed too few. */
-static uint64_t next_word(const Rules *R, int32_t *pos, int *ok) {
-    int32_t k = *pos - R->stream0;
-    if (k < 0 || k >= R->nwords) {
-        *ok = 0;
-        return 0;
-    }
-    *pos += 1;
-    return R->words[k];
-}
-
 /* Escape (DonsolState._escape): the dungeon then the room, shuffled Fisher-Yates with
- * rules.deal.Stream.below's rejection; 0 when the stream words ran out. */
+ * rules.deal.Stream.below's rejection; 0 when the stream's window ran out. */
 static int escape(const Rules *R, const State *s, State *o) {
     uint8_t pile[MAXC];
     int n = s->nd + s->nr;
@@ -147,7 +217,7 @@ static int escape(const Rules *R, const State *s, State *o) {
     for (int i = n - 1; i > 0; i--) {
         uint64_t m = (uint64_t)(i + 1), r = (0 - m) % m, x;
         do {
-            x = next_word(R, &pos, &ok);
+            x = stream_word(R->stream, pos++, &ok);
             if (!ok) return 0;
         } while (r != 0 && x >= 0 - r);
         int j = (int)(x % m);
@@ -469,35 +539,29 @@ static int dive(Search *S, const State *root) {
     return 1;
 }
 
-/* ----- Python's side ------------------------------------------------------------------- */
+/* ----- Python's side (rules/native.py) ----------------------------------------------- */
 
-/* Read (variant, dungeon, room, hp, shield, last, sick, escaped_last, first_room, xp,
- * outcome, stream) into s; the tables (values, kinds) into R. 0 with an exception set. */
-static int parse(PyObject *tables, PyObject *state, Rules *R, State *s) {
-    const char *values, *kinds, *dungeon, *room;
-    Py_ssize_t nv, nk, nd, nr;
+/* Read an encoded state (DonsolNative.encode: variant, seed, dungeon, room, hp, shield,
+ * last, sick, escaped_last, first_room, xp, outcome, stream) into R and s. 0 with an
+ * exception set. */
+static int parse(PyObject *state, Rules *R, State *s, Stream *stream) {
+    const char *dungeon, *room;
+    Py_ssize_t nd, nr;
+    unsigned long long seed;
     int variant, hp, shield, last, sick, esc, first, xp, outcome;
-    long long stream;
-    if (!PyArg_ParseTuple(tables, "y#y#", &values, &nv, &kinds, &nk)) return 0;
-    if (nv != MAXC || nk != MAXC) {
-        PyErr_SetString(PyExc_ValueError, "the card tables have 54 entries");
+    long long pos;
+    if (!PyTuple_Check(state)) {
+        PyErr_SetString(PyExc_TypeError, "a Donsol state is a tuple");
         return 0;
     }
-    if (!PyArg_ParseTuple(state, "iy#y#iiiiiiiiL", &variant, &dungeon, &nd, &room, &nr, &hp,
-                          &shield, &last, &sick, &esc, &first, &xp, &outcome, &stream))
+    if (!PyArg_ParseTuple(state, "iKy#y#iiiiiiiiL", &variant, &seed, &dungeon, &nd, &room, &nr,
+                          &hp, &shield, &last, &sick, &esc, &first, &xp, &outcome, &pos))
         return 0;
     memset(s, 0, sizeof *s);
-    memcpy(R->value, values, MAXC);
-    memcpy(R->kind, kinds, MAXC);
-    for (int i = 0; i < MAXC; i++)
-        if (R->kind[i] > MONSTER || R->value[i] > 30) {
-            PyErr_SetString(PyExc_ValueError, "a card's value or role is out of range");
-            return 0;
-        }
     if (variant < 0 || variant > HARD || nd > MAXC || nr > ROOM || nd + nr > MAXC ||
         hp < 0 || hp > MAX_HP || shield < -1 || shield >= MAXC || last < 0 || last > FRESH ||
-        xp < 0 || xp > DECK_SIZE || outcome < 0 || outcome > DEAD || stream < 0 ||
-        stream > INT32_MAX / 2) {
+        xp < 0 || xp > DECK_SIZE || outcome < 0 || outcome > DEAD || pos < 0 ||
+        pos > INT32_MAX - 2 * WINDOW) {
         PyErr_SetString(PyExc_ValueError, "a Donsol state field is out of range");
         return 0;
     }
@@ -505,7 +569,12 @@ static int parse(PyObject *tables, PyObject *state, Rules *R, State *s) {
         if ((uint8_t)dungeon[i] >= MAXC) goto bad_card;
     for (Py_ssize_t i = 0; i < nr; i++)
         if ((uint8_t)room[i] >= MAXC) goto bad_card;
+    fill_cards(R);
     R->variant = variant;
+    R->stream = stream;
+    memset(stream->have, 0, sizeof stream->have);
+    stream->seed = seed;
+    stream->start = (int32_t)pos;
     memcpy(s->dungeon, dungeon, (size_t)nd);
     memcpy(s->room, room, (size_t)nr);
     s->nd = (uint8_t)nd;
@@ -518,93 +587,98 @@ static int parse(PyObject *tables, PyObject *state, Rules *R, State *s) {
     s->first_room = !!first;
     s->xp = (uint8_t)xp;
     s->outcome = (uint8_t)outcome;
-    s->stream = (int32_t)stream;
+    s->stream = (int32_t)pos;
     return 1;
 bad_card:
     PyErr_SetString(PyExc_ValueError, "a card index is out of range");
     return 0;
 }
 
-/* The stream's words (native-endian 64-bit, from the state's position) into R. */
-static int parse_words(Py_buffer *words, const State *s, Rules *R) {
-    if (words->len % 8) {
-        PyErr_SetString(PyExc_ValueError, "the stream words are 8 bytes each");
-        return 0;
-    }
-    R->words = (const uint64_t *)words->buf;
-    R->nwords = (int32_t)(words->len / 8 > INT32_MAX / 2 ? INT32_MAX / 2 : words->len / 8);
-    R->stream0 = s->stream;
-    return 1;
-}
-
-static PyObject *build_state(const State *s) {
-    return Py_BuildValue("y#y#iiiiiiiiL", (const char *)s->dungeon, (Py_ssize_t)s->nd,
-                         (const char *)s->room, (Py_ssize_t)s->nr, (int)s->hp, (int)s->shield,
-                         (int)s->last, (int)s->sick, (int)s->escaped_last, (int)s->first_room,
-                         (int)s->xp, (int)s->outcome, (long long)s->stream);
+/* A state in the encoding parse reads. */
+static PyObject *build_state(const Rules *R, const State *s) {
+    return Py_BuildValue("iKy#y#iiiiiiiiL", R->variant, (unsigned long long)R->stream->seed,
+                         (const char *)s->dungeon, (Py_ssize_t)s->nd, (const char *)s->room,
+                         (Py_ssize_t)s->nr, (int)s->hp, (int)s->shield, (int)s->last,
+                         (int)s->sick, (int)s->escaped_last, (int)s->first_room, (int)s->xp,
+                         (int)s->outcome, (long long)s->stream);
 }
 
 static PyObject *stream_short(void) {
-    PyErr_SetString(PyExc_ValueError, "the stream words passed in ran out");
+    PyErr_SetString(PyExc_ValueError, "the native search drew past its stream window");
     return NULL;
 }
 
-/* moves(tables, state, words) -> ((move, state), ...): the legal moves in the engine's
- * order and the state after each (debug entry point: tests compare it with the engine). */
-static PyObject *py_moves(PyObject *self, PyObject *args) {
-    PyObject *tables, *state;
-    Py_buffer words;
+/* moves(state) -> [move, ...]: the legal moves in the engine's order (card index; -1 for
+ * escape). A debug entry point: tests compare it with the engine. */
+static PyObject *py_moves(PyObject *self, PyObject *arg) {
     Rules R;
     State s;
-    if (!PyArg_ParseTuple(args, "O!O!y*", &PyTuple_Type, &tables, &PyTuple_Type, &state, &words))
-        return NULL;
-    if (!parse(tables, state, &R, &s) || !parse_words(&words, &s, &R)) {
-        PyBuffer_Release(&words);
-        return NULL;
-    }
+    Stream *stream = malloc(sizeof *stream);
+    if (!stream) return PyErr_NoMemory();
+    if (!parse(arg, &R, &s, stream)) { free(stream); return NULL; }
     Child kids[ROOM + 1];
     int n = children(&R, &s, kids, 0);
-    PyBuffer_Release(&words);
+    free(stream);
     if (n < 0) return stream_short();
-    PyObject *out = PyTuple_New(n);
-    if (!out) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *st = build_state(&kids[i].child);
-        PyObject *pair = st ? Py_BuildValue("(iN)", kids[i].move == ESCAPE ? -1 : kids[i].move,
-                                            st) : NULL;
-        if (!pair) { Py_DECREF(out); return NULL; }
-        PyTuple_SET_ITEM(out, i, pair);
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        PyObject *m = PyLong_FromLong(kids[i].move == ESCAPE ? -1 : kids[i].move);
+        if (!m) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, m);
     }
     return out;
 }
 
-/* solve(tables, state, words, budget) -> (score, exact, nodes, line): the best final score
- * found ((xp, hp)), whether the search finished, the nodes it counted, and its line (card
- * indices, -1 for escape). budget < 0: none. */
-static PyObject *py_solve(PyObject *self, PyObject *args) {
-    PyObject *tables, *state;
-    Py_buffer words;
-    long long budget;
+/* play(state, move) -> state: the state after one legal move (debug entry point). */
+static PyObject *py_play(PyObject *self, PyObject *args) {
+    PyObject *state;
+    int move;
     Rules R;
     State s;
-    if (!PyArg_ParseTuple(args, "O!O!y*L", &PyTuple_Type, &tables, &PyTuple_Type, &state,
-                          &words, &budget))
-        return NULL;
-    if (!parse(tables, state, &R, &s) || !parse_words(&words, &s, &R)) {
-        PyBuffer_Release(&words);
-        return NULL;
-    }
+    if (!PyArg_ParseTuple(args, "Oi", &state, &move)) return NULL;
+    Stream *stream = malloc(sizeof *stream);
+    if (!stream) return PyErr_NoMemory();
+    if (!parse(state, &R, &s, stream)) { free(stream); return NULL; }
+    Child kids[ROOM + 1];
+    int n = children(&R, &s, kids, 0);
+    PyObject *out = NULL;
+    if (n < 0) stream_short();
+    for (int i = 0; i < n && !out; i++)
+        if ((kids[i].move == ESCAPE ? -1 : kids[i].move) == move)
+            out = build_state(&R, &kids[i].child);
+    if (n >= 0 && !out && !PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "%d is not a legal move here", move);
+    free(stream);
+    return out;
+}
+
+/* search(state, budget, seed) -> (score, exact, nodes, line): the best final score found
+ * ((xp, hp)), whether the search finished, the nodes it counted and its line (moves as
+ * moves() writes them). budget < 0: none. The seed is unused (no probing dives here). */
+static PyObject *py_search(PyObject *self, PyObject *args) {
+    PyObject *state;
+    long long budget, unused;
+    Rules R;
+    State s;
+    if (!PyArg_ParseTuple(args, "OLL", &state, &budget, &unused)) return NULL;
     Search *S = calloc(1, sizeof *S);
+    Stream *stream = S ? malloc(sizeof *stream) : NULL;
     /* The table starts small and doubles as it fills, up to about two ways per node of the
      * budget and at most 2^21 buckets (200 MB). */
     uint64_t buckets = 1u << 10, most = buckets;
     while (most < (1u << 21) && (budget < 0 || (long long)(most * WAYS) < 2 * budget))
         most <<= 1;
-    Entry *slots = S ? calloc(buckets * WAYS, sizeof(Entry)) : NULL;
+    Entry *slots = stream ? calloc(buckets * WAYS, sizeof(Entry)) : NULL;
     if (!slots) {
+        free(stream);
         free(S);
-        PyBuffer_Release(&words);
         return PyErr_NoMemory();
+    }
+    if (!parse(state, &R, &s, stream)) {
+        free(slots);
+        free(stream);
+        free(S);
+        return NULL;
     }
     S->R = &R;
     S->T.slots = slots;
@@ -619,30 +693,32 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         if (S->out == 2 || S->out == 3) ok = 0;
     }
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&words);
     PyObject *result = NULL;
     if (!ok) {
         stream_short();
     } else {
-        PyObject *line = PyTuple_New(S->nline);
-        if (line) {
-            for (int i = 0; i < S->nline; i++)
-                PyTuple_SET_ITEM(line, i,
-                                 PyLong_FromLong(S->line[i] == ESCAPE ? -1 : S->line[i]));
+        PyObject *line = PyList_New(S->nline);
+        for (int i = 0; line && i < S->nline; i++) {
+            PyObject *m = PyLong_FromLong(S->line[i] == ESCAPE ? -1 : S->line[i]);
+            if (!m) { Py_CLEAR(line); break; }
+            PyList_SET_ITEM(line, i, m);
+        }
+        if (line)
             result = Py_BuildValue("((ii)OLN)", (int)(S->best / 32), (int)(S->best % 32),
                                    S->out ? Py_False : Py_True, S->nodes, line);
-        }
     }
     free(S->T.slots);
+    free(stream);
     free(S);
     return result;
 }
 
 static PyMethodDef methods[] = {
-    {"solve", py_solve, METH_VARARGS, "solve(tables, state, words, budget) -> (score, exact, "
-     "nodes, line): Donsol's branch and bound from a state."},
-    {"moves", py_moves, METH_VARARGS, "moves(tables, state, words) -> ((move, state), ...): "
-     "the legal moves and the state after each, in the engine's order."},
+    {"search", py_search, METH_VARARGS, "search(state, budget, seed) -> (score, exact, nodes, "
+     "line): Donsol's branch and bound from a state."},
+    {"moves", py_moves, METH_O, "moves(state) -> [move, ...]: the legal moves, in the "
+     "engine's order."},
+    {"play", py_play, METH_VARARGS, "play(state, move) -> state: the state after a move."},
     {NULL, NULL, 0, NULL},
 };
 

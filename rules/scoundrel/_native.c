@@ -1,11 +1,11 @@
 /* Scoundrel's native search: the rules of rules/scoundrel/engine.py and the knowledge of
  * rules/scoundrel/solver.py (key with the two monsters of a value alike, dominance, bound,
  * move order), run by the branch and bound of rules/search.py, in C for speed. The Python
- * engine stays the truth: the wrapper (rules/scoundrel/native.py) replays every line this
- * returns and checks its score.
+ * engine stays the truth: rules/native.py replays every line this returns through it and
+ * checks the score.
  *
- * Cards are indices into the engine's DECK (44 cards); the caller passes each card's value
- * and role (0 potion, 1 weapon, 2 monster), so no card fact is written twice.
+ * Cards are their places in rules.cards.CANONICAL (suits S H D C of A..K, then the jokers);
+ * the 44 of Scoundrel's deck are the only ones a state may hold.
  *
  * Reentrant: every call allocates and frees its own table; nothing global is written. The
  * search runs without the GIL. No clock: a node budget. */
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXC 44          /* cards in the deck */
+#define MAXC 54          /* card numbers: CANONICAL's places */
 #define ROOM 4
 #define MAX_HP 20
 #define FRESH 99         /* a fresh weapon's "last slain": above every monster */
@@ -45,7 +45,21 @@ typedef struct {
 typedef struct {
     uint8_t value[MAXC];
     uint8_t kind[MAXC];
+    uint8_t in_deck[MAXC];
 } Rules;
+
+/* Each card's value and role, from its place in CANONICAL (engine.VALUE, engine.ROLE); the
+ * jokers and the red J, Q, K and A are not in the deck. */
+static void fill_cards(Rules *R) {
+    memset(R, 0, sizeof *R);
+    for (int i = 0; i < 52; i++) {
+        int suit = i / 13, rank = i % 13;  /* S H D C; A 2 .. 10 J Q K */
+        int red_face = (suit == 1 || suit == 2) && (rank == 0 || rank >= 10);
+        R->in_deck[i] = !red_face;
+        R->value[i] = (uint8_t)(rank == 0 ? 14 : rank + 1);
+        R->kind[i] = suit == 0 || suit == 3 ? MONSTER : suit == 1 ? POTION : WEAPON;
+    }
+}
 
 /* ----- the rules ----------------------------------------------------------------------- */
 
@@ -485,42 +499,36 @@ static int dive(Search *S, const State *root) {
     return 1;
 }
 
-/* ----- Python's side ------------------------------------------------------------------- */
+/* ----- Python's side (rules/native.py) ----------------------------------------------- */
 
-/* Read (dungeon, room, hp, weapon, last, taken, potions, avoided_last, last_card, outcome)
- * into s; the tables (values, kinds) into R. 0 with an exception set. */
-static int parse(PyObject *tables, PyObject *state, Rules *R, State *s) {
-    const char *values, *kinds, *dungeon, *room;
-    Py_ssize_t nv, nk, nd, nr;
+/* Read an encoded state (ScoundrelNative.encode: dungeon, room, hp, weapon, last, taken,
+ * potions, avoided_last, last_card, outcome) into R and s. 0 with an exception set. */
+static int parse(PyObject *state, Rules *R, State *s) {
+    const char *dungeon, *room;
+    Py_ssize_t nd, nr;
     int hp, weapon, last, taken, potions, avoided, last_card, outcome;
-    if (!PyArg_ParseTuple(tables, "y#y#", &values, &nv, &kinds, &nk)) return 0;
-    if (nv != MAXC || nk != MAXC) {
-        PyErr_SetString(PyExc_ValueError, "the card tables have 44 entries");
+    if (!PyTuple_Check(state)) {
+        PyErr_SetString(PyExc_TypeError, "a Scoundrel state is a tuple");
         return 0;
     }
     if (!PyArg_ParseTuple(state, "y#y#iiiiiiii", &dungeon, &nd, &room, &nr, &hp, &weapon, &last,
                           &taken, &potions, &avoided, &last_card, &outcome))
         return 0;
     memset(s, 0, sizeof *s);
-    memcpy(R->value, values, MAXC);
-    memcpy(R->kind, kinds, MAXC);
-    for (int i = 0; i < MAXC; i++)
-        if (R->kind[i] > MONSTER || R->value[i] > TOP || R->value[i] < 1) {
-            PyErr_SetString(PyExc_ValueError, "a card's value or role is out of range");
-            return 0;
-        }
+    fill_cards(R);
     if (nd > MAXC || nr > ROOM || nd + nr > MAXC || hp < -300 || hp > MAX_HP || weapon < -1 ||
-        weapon >= MAXC || (weapon >= 0 && R->kind[weapon] != WEAPON) || last < 0 ||
-        last > FRESH || taken < 0 || taken > MAXC || potions < 0 || potions > MAXC ||
-        last_card < -1 || last_card >= MAXC || outcome < 0 || outcome > DEAD ||
+        weapon >= MAXC || (weapon >= 0 && (!R->in_deck[weapon] || R->kind[weapon] != WEAPON)) ||
+        last < 0 || last > FRESH || taken < 0 || taken > MAXC || potions < 0 ||
+        potions > MAXC || last_card < -1 || last_card >= MAXC ||
+        (last_card >= 0 && !R->in_deck[last_card]) || outcome < 0 || outcome > DEAD ||
         (outcome == PLAYING && hp < 1)) {
         PyErr_SetString(PyExc_ValueError, "a Scoundrel state field is out of range");
         return 0;
     }
     for (Py_ssize_t i = 0; i < nd; i++)
-        if ((uint8_t)dungeon[i] >= MAXC) goto bad_card;
+        if ((uint8_t)dungeon[i] >= MAXC || !R->in_deck[(uint8_t)dungeon[i]]) goto bad_card;
     for (Py_ssize_t i = 0; i < nr; i++)
-        if ((uint8_t)room[i] >= MAXC) goto bad_card;
+        if ((uint8_t)room[i] >= MAXC || !R->in_deck[(uint8_t)room[i]]) goto bad_card;
     memcpy(s->dungeon, dungeon, (size_t)nd);
     memcpy(s->room, room, (size_t)nr);
     s->nd = (uint8_t)nd;
@@ -535,10 +543,11 @@ static int parse(PyObject *tables, PyObject *state, Rules *R, State *s) {
     s->outcome = (uint8_t)outcome;
     return 1;
 bad_card:
-    PyErr_SetString(PyExc_ValueError, "a card index is out of range");
+    PyErr_SetString(PyExc_ValueError, "a card index is out of range (or not in the deck)");
     return 0;
 }
 
+/* A state in the encoding parse reads. */
 static PyObject *build_state(const State *s) {
     return Py_BuildValue("y#y#iiiiiiii", (const char *)s->dungeon, (Py_ssize_t)s->nd,
                          (const char *)s->room, (Py_ssize_t)s->nr, (int)s->hp, (int)s->weapon,
@@ -546,49 +555,54 @@ static PyObject *build_state(const State *s) {
                          (int)s->last_card, (int)s->outcome);
 }
 
-/* A move for Python: (card, how), card -1 for avoid. */
-static PyObject *build_move(uint8_t card, uint8_t how) {
-    return Py_BuildValue("(ii)", card == AVOID ? -1 : (int)card, (int)how);
+/* A move for Python: card * 4 + how (0 take, 1 fight, 2 fist), -1 for avoid. */
+static long move_number(uint8_t card, uint8_t how) {
+    return card == AVOID ? -1 : (long)card * 4 + how;
 }
 
-/* moves(tables, state) -> ((move, state), ...): the legal moves in the engine's order and
- * the state after each (debug entry point: tests compare it with the engine). */
-static PyObject *py_moves(PyObject *self, PyObject *args) {
-    PyObject *tables, *state;
+/* moves(state) -> [move, ...]: the legal moves in the engine's order (debug entry point:
+ * tests compare it with the engine). */
+static PyObject *py_moves(PyObject *self, PyObject *arg) {
     Rules R;
     State s;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &tables, &PyTuple_Type, &state))
-        return NULL;
-    if (!parse(tables, state, &R, &s)) return NULL;
+    if (!parse(arg, &R, &s)) return NULL;
     Child kids[MAXKIDS];
     int n = children(&R, &s, kids, 0);
-    PyObject *out = PyTuple_New(n);
-    if (!out) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *st = build_state(&kids[i].child);
-        PyObject *mv = st ? build_move(kids[i].card, kids[i].how) : NULL;
-        PyObject *pair = mv ? Py_BuildValue("(NN)", mv, st) : NULL;
-        if (!pair) {
-            Py_XDECREF(st);
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, i, pair);
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        PyObject *m = PyLong_FromLong(move_number(kids[i].card, kids[i].how));
+        if (!m) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, m);
     }
     return out;
 }
 
-/* solve(tables, state, budget) -> (score, exact, nodes, line): the best final score found,
- * whether the search finished, the nodes it counted, and its line ((card, how) pairs, card
- * -1 for avoid). budget < 0: none. */
-static PyObject *py_solve(PyObject *self, PyObject *args) {
-    PyObject *tables, *state;
-    long long budget;
+/* play(state, move) -> state: the state after one legal move (debug entry point). */
+static PyObject *py_play(PyObject *self, PyObject *args) {
+    PyObject *state;
+    long move;
     Rules R;
     State s;
-    if (!PyArg_ParseTuple(args, "O!O!L", &PyTuple_Type, &tables, &PyTuple_Type, &state, &budget))
-        return NULL;
-    if (!parse(tables, state, &R, &s)) return NULL;
+    if (!PyArg_ParseTuple(args, "Ol", &state, &move)) return NULL;
+    if (!parse(state, &R, &s)) return NULL;
+    Child kids[MAXKIDS];
+    int n = children(&R, &s, kids, 0);
+    for (int i = 0; i < n; i++)
+        if (move_number(kids[i].card, kids[i].how) == move) return build_state(&kids[i].child);
+    PyErr_Format(PyExc_ValueError, "%ld is not a legal move here", move);
+    return NULL;
+}
+
+/* search(state, budget, seed) -> (score, exact, nodes, line): the best final score found
+ * ((points,)), whether the search finished, the nodes it counted and its line (moves as
+ * moves() writes them). budget < 0: none. The seed is unused (no probing dives here). */
+static PyObject *py_search(PyObject *self, PyObject *args) {
+    PyObject *state;
+    long long budget, unused;
+    Rules R;
+    State s;
+    if (!PyArg_ParseTuple(args, "OLL", &state, &budget, &unused)) return NULL;
+    if (!parse(state, &R, &s)) return NULL;
     Search *S = calloc(1, sizeof *S);
     /* The table starts small and doubles as it fills, up to about two ways per node of the
      * budget and at most 2^21 buckets (256 MB). */
@@ -617,18 +631,15 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "a line outgrew the native search's path");
     } else {
-        PyObject *line = PyTuple_New(S->nline);
-        int good = line != NULL;
-        for (int i = 0; good && i < S->nline; i++) {
-            PyObject *mv = build_move(S->line[i][0], S->line[i][1]);
-            if (!mv) good = 0;
-            else PyTuple_SET_ITEM(line, i, mv);
+        PyObject *line = PyList_New(S->nline);
+        for (int i = 0; line && i < S->nline; i++) {
+            PyObject *m = PyLong_FromLong(move_number(S->line[i][0], S->line[i][1]));
+            if (!m) { Py_CLEAR(line); break; }
+            PyList_SET_ITEM(line, i, m);
         }
-        if (good)
-            result = Py_BuildValue("(iOLN)", (int)S->best, S->out ? Py_False : Py_True,
+        if (line)
+            result = Py_BuildValue("((i)OLN)", (int)S->best, S->out ? Py_False : Py_True,
                                    S->nodes, line);
-        else
-            Py_XDECREF(line);
     }
     free(S->T.slots);
     free(S);
@@ -636,10 +647,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"solve", py_solve, METH_VARARGS, "solve(tables, state, budget) -> (score, exact, nodes, "
+    {"search", py_search, METH_VARARGS, "search(state, budget, seed) -> (score, exact, nodes, "
      "line): Scoundrel's branch and bound from a state."},
-    {"moves", py_moves, METH_VARARGS, "moves(tables, state) -> ((move, state), ...): the legal "
-     "moves and the state after each, in the engine's order."},
+    {"moves", py_moves, METH_O, "moves(state) -> [move, ...]: the legal moves, in the "
+     "engine's order."},
+    {"play", py_play, METH_VARARGS, "play(state, move) -> state: the state after a move."},
     {NULL, NULL, 0, NULL},
 };
 

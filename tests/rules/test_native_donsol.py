@@ -10,12 +10,13 @@ below a line the Python search found, and every line replays through the engine.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.donsol import native
+from rules import native
 from rules.donsol.engine import DECK, DONSOL, DonsolState, role
 from rules.donsol.hints import DonsolHints
 from rules.donsol.solver import DonsolStrategy
@@ -24,11 +25,34 @@ from tests.rules.test_solver import exhaustive
 
 VARIANTS = DONSOL.variants
 STRATEGY = DonsolStrategy()
+GLUE = STRATEGY.native
 
 
 def test_the_native_module_is_built() -> None:
     # The install builds it (setup.py); every test below needs it.
-    assert native.AVAILABLE, "rules/donsol/_native.c is not built: pip install -e . (make)"
+    assert native.available("donsol"), "rules/donsol/_native.c is not built: pip install -e ."
+
+
+def c_side() -> Any:
+    module = native.module("donsol")
+    assert module is not None
+    return module
+
+
+def check_moves(state: DonsolState) -> None:
+    """The C side's legal moves are the engine's, in its order, and each leads to the
+    engine's next state: the dungeon and room in order, HP, shield, its last monster,
+    sickness, the escape flags, XP, the outcome and the stream position."""
+    moves = c_side().moves(GLUE.encode(state))
+    assert GLUE.actions(state, moves) == DONSOL.actions(state), state
+    assert native.compare_step("donsol", state) == [], state
+
+
+def nsolve(state: DonsolState, budget: int | None) -> tuple[list[int], bool, int, list[str]]:
+    """The C search from ``state`` with ``budget`` of its own nodes (None: no budget)."""
+    score, exact, nodes, line = c_side().search(
+        GLUE.encode(state), -1 if budget is None else budget, native.SEED)
+    return list(score), exact, nodes, GLUE.actions(state, line)
 
 
 def random_positions(variant: str, seed: int, count: int) -> list[DonsolState]:
@@ -47,12 +71,7 @@ def random_positions(variant: str, seed: int, count: int) -> list[DonsolState]:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_native_moves_are_the_engines_along_random_games(variant: str) -> None:
     for state in random_positions(variant, 26, 2500):
-        got = native.moves(state)
-        assert [a for a, _ in got] == DONSOL.actions(state), state
-        for action, after in got:
-            # the state after each move: dungeon and room in order, HP, shield, its last
-            # monster, sickness, the escape flags, XP, the outcome and the stream position
-            assert after == native.after_fields(DONSOL.apply(state, action)), (state, action)
+        check_moves(state)
 
 
 def test_the_native_moves_follow_a_sampled_world_and_a_short_deck() -> None:
@@ -67,10 +86,7 @@ def test_the_native_moves_follow_a_sampled_world_and_a_short_deck() -> None:
                            xp=47, first_room=False)]
     for state in states:
         while state.outcome is None:
-            got = native.moves(state)
-            assert [a for a, _ in got] == DONSOL.actions(state)
-            for action, after in got:
-                assert after == native.after_fields(DONSOL.apply(state, action))
+            check_moves(state)
             state = DONSOL.apply(state, rng.choice(DONSOL.actions(state)))
 
 
@@ -81,7 +97,7 @@ def late_positions(variant: str, seed: int, count: int) -> list[DonsolState]:
     found: list[DonsolState] = []
     while len(found) < count:
         state = DONSOL.new(rng.getrandbits(64), variant)
-        line = native.solve(state, 200_000)[3]
+        line = nsolve(state, 200_000)[3]
         for action in line:
             if len(state.dungeon) <= 24 and rng.random() < 0.3:
                 off = state
@@ -106,7 +122,7 @@ def test_native_answers_match_the_python_search(variant: str) -> None:
     compared = 0
     for state in late_positions(variant, rng.getrandbits(32), 100):
         python = Search(DONSOL, STRATEGY, budget_nodes=3000).run(state)
-        score, exact, _, actions = native.solve(state, 2_000_000)
+        score, exact, _, actions = nsolve(state, 2_000_000)
         final = replayed(state, actions)
         assert final.outcome is not None and DONSOL.score(final) == score
         if python.exact:
@@ -122,10 +138,10 @@ def test_native_bounds_never_exceed_an_exact_answer() -> None:
     for variant in VARIANTS:
         for seed in (1, 2, 3):
             state = DONSOL.new(seed, variant)
-            exact_score, exact, _, _ = native.solve(state, None)
+            exact_score, exact, _, _ = nsolve(state, None)
             assert exact
             for budget in (0, 10, 1000):
-                score, cut_exact, nodes, actions = native.solve(state, budget)
+                score, cut_exact, nodes, actions = nsolve(state, budget)
                 assert score <= exact_score
                 assert nodes <= budget + 1
                 assert DONSOL.score(replayed(state, actions)) == score
@@ -140,7 +156,7 @@ def test_whole_deals_agree_with_the_python_search_where_it_is_exact() -> None:
         variant = VARIANTS[n % 3]
         state = DONSOL.new(rng.getrandbits(64), variant)
         python = Search(DONSOL, STRATEGY, budget_nodes=10_000).run(state)
-        score, exact, _, actions = native.solve(state, 5_000_000)
+        score, exact, _, actions = nsolve(state, 5_000_000)
         assert exact
         assert DONSOL.score(replayed(state, actions)) == score
         assert tuple(score) >= python.score
@@ -152,23 +168,34 @@ def test_whole_deals_agree_with_the_python_search_where_it_is_exact() -> None:
 
 def test_the_same_deal_and_budget_give_the_same_answer() -> None:
     state = DONSOL.new(2000498615258223355, "normal")
-    first = native.solve(state, 50_000)
-    assert native.solve(state, 50_000) == first
+    first = nsolve(state, 50_000)
+    assert nsolve(state, 50_000) == first
 
 
 def test_bad_input_is_refused_with_a_message() -> None:
-    from rules.donsol import _native
+    c = c_side()
+    state = GLUE.encode(DONSOL.new(1, "normal"))
+    with pytest.raises(ValueError, match="out of range"):  # a card that is none
+        c.search((*state[:2], bytes([60]), *state[3:]), 10, 0)
+    with pytest.raises(ValueError, match="out of range"):  # no such variant
+        c.search((7, *state[1:]), 10, 0)
+    with pytest.raises(ValueError, match="out of range"):  # 30 HP
+        c.moves((*state[:4], 30, *state[5:]))
+    with pytest.raises(TypeError):
+        c.moves([1, 2])
+    with pytest.raises(ValueError, match="not a legal move"):
+        c.play(state, 53 if 53 not in state[3] else 0)
+    with pytest.raises(ValueError, match="is no move"):
+        GLUE.actions(DONSOL.new(1, "normal"), [99])
 
-    state = native.encode(DONSOL.new(1, "normal"))
-    with pytest.raises(ValueError, match="out of range"):
-        _native.solve(native.TABLES, (state[0], bytes([60]), *state[2:]), b"", 10)
-    with pytest.raises(ValueError, match="out of range"):
-        _native.solve(native.TABLES, (7, *state[1:]), b"", 10)
-    with pytest.raises(ValueError, match="54 entries"):
-        _native.solve((b"\x01", b"\x01"), state, b"", 10)
-    # an escape with no stream words to draw: refused, never a wrong shuffle
-    with pytest.raises(ValueError, match="ran out"):
-        _native.moves(native.TABLES, state, b"")
+
+def test_the_production_path_replays_the_line() -> None:
+    # rules.native.search, as rules.solver calls it: budget in the reference's nodes, the
+    # line replayed through the engine before it is returned.
+    state = DONSOL.new(2000498615258223355, "normal")
+    found = native.search("donsol", state, 100_000)
+    assert found.exact and found.score == (54, 21)
+    assert DONSOL.score(replayed(state, found.actions)) == [54, 21]
 
 
 # ----- small endgames against an exhaustive search (no pruning, no table) -----------------
@@ -197,7 +224,7 @@ def endgames(draw: st.DrawFn) -> DonsolState:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=endgames())
 def test_native_endgames_match_an_exhaustive_search(state: DonsolState) -> None:
-    score, exact, _, actions = native.solve(state, None)
+    score, exact, _, actions = nsolve(state, None)
     assert exact
     # the solver's rule on easy and hard: never an escape right after an escape
     assert tuple(score) == exhaustive(DONSOL, state, no_double_escape=True)

@@ -11,12 +11,13 @@ the Python search found, and every line replays through the engine.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.scoundrel import native
+from rules import native
 from rules.scoundrel.engine import DECK, ROLE, SCOUNDREL, ScoundrelState
 from rules.scoundrel.hints import ScoundrelHints
 from rules.scoundrel.solver import ScoundrelStrategy
@@ -24,11 +25,25 @@ from rules.search import Search
 from tests.rules.test_solver import exhaustive
 
 STRATEGY = ScoundrelStrategy()
+GLUE = STRATEGY.native
 
 
 def test_the_native_module_is_built() -> None:
     # The install builds it (setup.py); every test below needs it.
-    assert native.AVAILABLE, "rules/scoundrel/_native.c is not built: pip install -e . (make)"
+    assert native.available("scoundrel"), "rules/scoundrel/_native.c is not built: pip install -e ."
+
+
+def c_side() -> Any:
+    module = native.module("scoundrel")
+    assert module is not None
+    return module
+
+
+def nsolve(state: ScoundrelState, budget: int | None) -> tuple[list[int], bool, int, list[str]]:
+    """The C search from ``state`` with ``budget`` of its own nodes (None: no budget)."""
+    score, exact, nodes, line = c_side().search(
+        GLUE.encode(state), -1 if budget is None else budget, native.SEED)
+    return list(score), exact, nodes, GLUE.actions(state, line)
 
 
 def random_positions(seed: int, count: int) -> list[ScoundrelState]:
@@ -45,13 +60,13 @@ def random_positions(seed: int, count: int) -> list[ScoundrelState]:
 
 
 def check_moves(state: ScoundrelState) -> None:
-    got = native.moves(state)
-    assert [a for a, _ in got] == SCOUNDREL.actions(state), state
-    for action, after in got:
-        # the state after each move: dungeon and room in order, HP, the weapon and its last
-        # kill, the room's count of cards and potions taken, the avoid flag, the last card
-        # (the potion bonus) and the outcome
-        assert after == native.encode(SCOUNDREL.apply(state, action)), (state, action)
+    """The C side's legal moves are the engine's, in its order, and each leads to the
+    engine's next state: the dungeon and room in order, HP, the weapon and its last kill,
+    the room's count of cards and potions taken, the avoid flag, the last card (the potion
+    bonus) and the outcome."""
+    moves = c_side().moves(GLUE.encode(state))
+    assert GLUE.actions(state, moves) == SCOUNDREL.actions(state), state
+    assert native.compare_step("scoundrel", state) == [], state
 
 
 def test_the_native_moves_are_the_engines_along_random_games() -> None:
@@ -85,7 +100,7 @@ def late_positions(seed: int, count: int) -> list[ScoundrelState]:
     found: list[ScoundrelState] = []
     while len(found) < count:
         state = SCOUNDREL.new(rng.getrandbits(64))
-        line = native.solve(state, 300_000)[3]
+        line = nsolve(state, 300_000)[3]
         for action in line:
             if len(state.dungeon) <= 20 and rng.random() < 0.3:
                 off = state
@@ -102,7 +117,7 @@ def test_native_answers_match_the_python_search() -> None:
     compared = 0
     for state in late_positions(31, 90):
         python = Search(SCOUNDREL, STRATEGY, budget_nodes=3000).run(state)
-        score, exact, _, actions = native.solve(state, 2_000_000)
+        score, exact, _, actions = nsolve(state, 2_000_000)
         final = replayed(state, actions)
         assert final.outcome is not None and SCOUNDREL.score(final) == score
         if python.exact:
@@ -117,10 +132,10 @@ def test_native_bounds_never_exceed_an_exact_answer() -> None:
     # Cut short, the native search returns a line found so far: at most the exact score.
     for seed in (1, 2, 3, 4):
         state = SCOUNDREL.new(seed)
-        exact_score, exact, _, _ = native.solve(state, None)
+        exact_score, exact, _, _ = nsolve(state, None)
         assert exact
         for budget in (0, 10, 1000):
-            score, cut_exact, nodes, actions = native.solve(state, budget)
+            score, cut_exact, nodes, actions = nsolve(state, budget)
             assert score <= exact_score
             assert nodes <= budget + 1
             assert SCOUNDREL.score(replayed(state, actions)) == score
@@ -133,7 +148,7 @@ def test_whole_deals_are_never_below_the_python_search() -> None:
     for _ in range(4):
         state = SCOUNDREL.new(rng.getrandbits(64))
         python = Search(SCOUNDREL, STRATEGY, budget_nodes=5000).run(state)
-        score, exact, _, actions = native.solve(state, 20_000_000)
+        score, exact, _, actions = nsolve(state, 20_000_000)
         assert SCOUNDREL.score(replayed(state, actions)) == score
         assert tuple(score) >= python.score
         if python.exact:
@@ -142,20 +157,36 @@ def test_whole_deals_are_never_below_the_python_search() -> None:
 
 def test_the_same_deal_and_budget_give_the_same_answer() -> None:
     state = SCOUNDREL.new(156965572740024566)
-    first = native.solve(state, 100_000)
-    assert native.solve(state, 100_000) == first
+    first = nsolve(state, 100_000)
+    assert nsolve(state, 100_000) == first
 
 
 def test_bad_input_is_refused_with_a_message() -> None:
-    from rules.scoundrel import _native
+    c = c_side()
+    state = GLUE.encode(SCOUNDREL.new(1))
+    with pytest.raises(ValueError, match="out of range"):  # a card that is none
+        c.search((bytes([60]), *state[1:]), 10, 0)
+    with pytest.raises(ValueError, match="not in the deck"):  # the red joker, the ace of hearts
+        c.search((bytes([52]), *state[1:]), 10, 0)
+    with pytest.raises(ValueError, match="not in the deck"):
+        c.moves((bytes([13]), *state[1:]))
+    with pytest.raises(ValueError, match="out of range"):  # a weapon that is no weapon (2♠)
+        c.search((*state[:3], 1, *state[4:]), 10, 0)
+    with pytest.raises(TypeError):
+        c.moves([1, 2])
+    with pytest.raises(ValueError, match="not a legal move"):
+        c.play(state, 7)
+    with pytest.raises(ValueError, match="is no move"):
+        GLUE.actions(SCOUNDREL.new(1), [400])
 
-    state = native.encode(SCOUNDREL.new(1))
-    with pytest.raises(ValueError, match="out of range"):
-        _native.solve(native.TABLES, (bytes([50]), *state[1:]), 10)
-    with pytest.raises(ValueError, match="out of range"):  # a weapon that is no weapon
-        _native.solve(native.TABLES, (*state[:3], 0, *state[4:]), 10)
-    with pytest.raises(ValueError, match="44 entries"):
-        _native.solve((b"\x01", b"\x01"), state, 10)
+
+def test_the_production_path_replays_the_line() -> None:
+    # rules.native.search, as rules.solver calls it: budget in the reference's nodes, the
+    # line replayed through the engine before it is returned.
+    state = SCOUNDREL.new(156965572740024566)
+    found = native.search("scoundrel", state, 100_000)
+    assert found.exact and found.score == (30,)
+    assert SCOUNDREL.score(replayed(state, found.actions)) == [30]
 
 
 # ----- small endgames against an exhaustive search (no pruning, no table) -----------------
@@ -185,7 +216,7 @@ def endgames(draw: st.DrawFn) -> ScoundrelState:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=endgames())
 def test_native_endgames_match_an_exhaustive_search(state: ScoundrelState) -> None:
-    score, exact, _, actions = native.solve(state, None)
+    score, exact, _, actions = nsolve(state, None)
     assert exact
     assert tuple(score) == exhaustive(SCOUNDREL, state)
     assert SCOUNDREL.score(replayed(state, actions)) == score
