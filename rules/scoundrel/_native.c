@@ -287,8 +287,7 @@ typedef struct {
     uint32_t h2;
     uint8_t hp, weapon, last, well;  /* the strength; well: this room's potion unused */
     int32_t value;
-    uint32_t stamp;
-    uint32_t used;
+    uint32_t stamp;  /* when it was stored; 0: the way is free */
 } Entry;
 
 typedef struct {
@@ -364,7 +363,7 @@ static int32_t recall(const Rules *R, const Table *T, uint64_t h1, uint32_t h2, 
     uint8_t hp, weapon, last, well;
     strength(R, s, &hp, &weapon, &last, &well);
     for (int w = 0; w < WAYS; w++, e++) {
-        if (!e->used || e->h1 != h1 || e->h2 != h2) continue;
+        if (!e->stamp || e->h1 != h1 || e->h2 != h2) continue;
         if (e->hp >= hp && e->weapon >= weapon && e->last >= last && e->well >= well &&
             (found == NOTHING || e->value < found))
             found = e->value;
@@ -382,10 +381,10 @@ static void grow(Table *T) {
     uint64_t mask = buckets * 2 - 1;
     for (uint64_t i = 0; i < buckets * WAYS; i++) {
         Entry *x = &T->slots[i];
-        if (!x->used) continue;
+        if (!x->stamp) continue;
         Entry *e = &bigger[(x->h1 & mask) * WAYS];
         for (int w = 0; w < WAYS; w++)
-            if (!e[w].used) { e[w] = *x; break; }
+            if (!e[w].stamp) { e[w] = *x; break; }
     }
     free(T->slots);
     T->slots = bigger;
@@ -401,7 +400,7 @@ static void store(const Rules *R, Table *T, uint64_t h1, uint32_t h2, const Stat
     strength(R, s, &hp, &weapon, &last, &well);
     for (int w = 0; w < WAYS; w++) {
         Entry *x = &e[w];
-        if (x->used && x->h1 == h1 && x->h2 == h2 && x->hp <= hp && x->weapon <= weapon &&
+        if (x->stamp && x->h1 == h1 && x->h2 == h2 && x->hp <= hp && x->weapon <= weapon &&
             x->last <= last && x->well <= well && x->value >= value) {
             pick = x;
             break;
@@ -409,7 +408,7 @@ static void store(const Rules *R, Table *T, uint64_t h1, uint32_t h2, const Stat
     }
     if (!pick)
         for (int w = 0; w < WAYS; w++)
-            if (!e[w].used) { pick = &e[w]; T->used++; break; }
+            if (!e[w].stamp) { pick = &e[w]; T->used++; break; }
     if (!pick) {
         pick = &e[0];
         for (int w = 1; w < WAYS; w++)
@@ -421,9 +420,8 @@ static void store(const Rules *R, Table *T, uint64_t h1, uint32_t h2, const Stat
     pick->weapon = weapon;
     pick->last = last;
     pick->well = well;
-    pick->used = 1;
     pick->value = value;
-    pick->stamp = ++T->stamp;
+    pick->stamp = ++T->stamp ? T->stamp : (T->stamp = 1);
     grow(T);
 }
 
@@ -605,7 +603,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     if (!parse(state, &R, &s)) return NULL;
     Search *S = calloc(1, sizeof *S);
     /* The table starts small and doubles as it fills, up to about two ways per node of the
-     * budget and at most 2^21 buckets (256 MB). */
+     * budget and at most 2^21 buckets (200 MB). */
     uint64_t buckets = 1u << 10, most = buckets;
     while (most < (1u << 21) && (budget < 0 || (long long)(most * WAYS) < 2 * budget))
         most <<= 1;
