@@ -42,8 +42,7 @@
 #define PROBE_PATIENCE 500
 #define SKIP_NUM 1   /* a probing dive passes over a move with chance 1/5 (0.2) */
 #define SKIP_DEN 5
-#define PROBE_SHARE_NUM 4 /* the dives may use 4/5 (0.8) of the budget */
-#define PROBE_SHARE_DEN 5
+#define PROBE_SHARE 800 /* per mille of the budget the dives may use (0.8) */
 #define BUCKET 4
 
 typedef struct {
@@ -78,6 +77,7 @@ typedef struct {
     Entry *table;
     uint64_t mask; /* buckets - 1 */
     uint64_t rng;
+    long long share; /* per mille of the budget the probing dives may use */
 } Search;
 
 /* ----- cards ------------------------------------------------------------------------- */
@@ -247,33 +247,39 @@ static void sort_ints(int *v, int n) {
         for (int b = a; b > 0 && v[b - 1] > v[b]; b--) { int t = v[b]; v[b] = v[b - 1]; v[b - 1] = t; }
 }
 
-/* _fits: whether `cards` could all go onto distinct slots of the standing monsters. */
-static int fits_slots(const int8_t *cards, int n, const int *thirds, int pairs, const int *low,
-                      int nlow) {
-    int by[4][MAX_RESERVE], nb[4] = {0, 0, 0, 0}, jokers = 0;
+/* _fits: whether `cards` could all go onto distinct slots of the standing monsters: a third
+ * slot takes a card of its monster's suit (or a joker), a first or second any card that can
+ * still reach the power; a monster's first two cards are not both worth LOW or less. Each
+ * suit's lowest cards take its third slots, the rest need first or second slots, the low
+ * ones among them slots that take them (Hall's condition on nested sets: for each value v,
+ * no more of them worth v or less than slots taking such a card, `lows[v]`). Jokers take
+ * any slot left. Counting by value instead of sorting. */
+static int fits_slots(const int8_t *cards, int n, const int *thirds, int pairs, const int *lows) {
+    int hist[4][11], cnt[4] = {0, 0, 0, 0}, jokers = 0;
+    memset(hist, 0, sizeof hist);
     for (int k = 0; k < n; k++) {
         int su = suit_of(cards[k]);
         if (su == JOKER) jokers++;
-        else by[su][nb[su]++] = value_of(cards[k]);
+        else { hist[su][value_of(cards[k])]++; cnt[su]++; }
     }
-    int free = 0, count = 0, paired[MAX_RESERVE], np = 0;
+    int free = 0, count = 0, paired[LOW + 1] = {0, 0, 0, 0, 0, 0};
     for (int su = 0; su < 4; su++) {
-        int t = thirds[su];
-        if (!nb[su]) { free += t; continue; }
-        if (nb[su] <= t) { free += t - nb[su]; continue; }
-        sort_ints(by[su], nb[su]);
-        count += nb[su] - t;
-        for (int k = t; k < nb[su]; k++)
-            if (by[su][k] <= LOW) paired[np++] = by[su][k];
+        int t = thirds[su], c = cnt[su];
+        if (c <= t) { free += t - c; continue; }
+        count += c - t;
+        int skip = t; /* the t lowest take the third slots */
+        for (int v = 1; v <= LOW; v++) {
+            int h = hist[su][v];
+            int gone = h < skip ? h : skip;
+            skip -= gone;
+            paired[v] += h - gone;
+        }
     }
     if (count > pairs) return 0;
-    if (np) {
-        sort_ints(paired, np);
-        for (int k = 0; k < np; k++) {
-            int slots = 0;
-            for (int j = 0; j < nlow; j++) slots += low[j] <= paired[k];
-            if (slots <= k) return 0;
-        }
+    int so_far = 0;
+    for (int v = 1; v <= LOW; v++) {
+        so_far += paired[v];
+        if (paired[v] && lows[v] < so_far) return 0;
     }
     return jokers <= pairs - count + free;
 }
@@ -281,68 +287,100 @@ static int fits_slots(const int8_t *cards, int n, const int *thirds, int pairs, 
 /* _stuck: how many reserve cards, from the bottom, can never leave it. */
 static int stuck_count(const State *s) {
     if (!s->rlen) return 0;
-    int thirds[4] = {0, 0, 0, 0}, pairs = 0, low[MONSTERS], nlow = 0;
+    int thirds[4] = {0, 0, 0, 0}, pairs = 0, low[LOW + 1] = {0, 0, 0, 0, 0, 0};
     for (int i = 0; i < PILES; i++)
         for (int k = 0; k < s->plen[i]; k++) {
             int m = s->pile[i][k];
             thirds[suit_of(m)]++;
             if (k < s->plen[i] - 1 || !s->alen[i]) {
                 pairs += 2;
-                low[nlow++] = power_of(m) - 10;
+                low[power_of(m) - 10]++;
             } else if (s->alen[i] == 1) {
                 pairs += 1;
                 int least = power_of(m) - value_of(s->att[i][0]);
-                if (least <= LOW) low[nlow++] = least;
+                if (least <= LOW) low[least > 0 ? least : 0]++;
             }
         }
-    sort_ints(low, nlow);
+    int lows[LOW + 1]; /* slots that take a card worth v or less */
+    lows[0] = low[0];
+    for (int v = 1; v <= LOW; v++) lows[v] = lows[v - 1] + low[v];
     int r = s->rlen;
-    if (fits_slots(s->res, r, thirds, pairs, low, nlow)) return 0;
+    if (fits_slots(s->res, r, thirds, pairs, lows)) return 0;
     int fit = 0, unfit = r;
     while (unfit - fit > 1) {
         int mid = (fit + unfit) / 2;
-        if (fits_slots(s->res + r - mid, mid, thirds, pairs, low, nlow)) fit = mid;
+        if (fits_slots(s->res + r - mid, mid, thirds, pairs, lows)) fit = mid;
         else unfit = mid;
     }
     return r - fit;
 }
 
-/* _can_finish: whether `pool` could finish every standing monster, order aside. */
-static int can_finish(const int *pool_suit, const int *pool_value, int n, int needed,
-                      const int *thirds, int pairs, int power, const int *big, int nbig) {
-    int unused = n - needed;
+/* A pool of cards as _can_finish reads it: per suit (jokers apart), how many of each value. */
+typedef struct {
+    int hist[5][11];
+    int all[11];
+    int count[5];
+    int sum[5];
+    int n, total;
+} Pool;
+
+static void pool_add(Pool *p, int card) {
+    int su = suit_of(card), v = value_of(card);
+    p->hist[su][v]++;
+    p->all[v]++;
+    p->count[su]++;
+    p->sum[su] += v;
+    p->n++;
+    p->total += v;
+}
+
+/* _can_finish: whether the pool could finish every standing monster, order aside: `needed`
+ * cards in all, a third card of each monster's suit (or a joker), and first and second
+ * cards (`pairs` of them) worth `power` together; `big`, high to low, what each monster's
+ * greater first or second card must reach. Counting by value (1-10) instead of sorting. */
+static int can_finish(const Pool *p, int needed, const int *thirds, int pairs, int power,
+                      const int *big, int nbig) {
+    int n = p->n, unused = n - needed;
     if (unused < 0) return 0;
-    int by[5][POWER_CARDS], nb[5] = {0, 0, 0, 0, 0};
-    for (int k = 0; k < n; k++) by[pool_suit[k]][nb[pool_suit[k]]++] = pool_value[k];
-    int jokers = nb[JOKER], short_ = 0, least = 0;
+    int jokers = p->count[JOKER], short_ = 0, least = 0;
     for (int su = 0; su < 4; su++) {
         int t = thirds[su];
         if (!t) continue;
-        if (t > nb[su]) {
-            short_ += t - nb[su];
-            for (int k = 0; k < nb[su]; k++) least += by[su][k];
+        if (t > p->count[su]) {
+            short_ += t - p->count[su];
+            least += p->sum[su];
         } else {
-            sort_ints(by[su], nb[su]);
-            for (int k = 0; k < t; k++) least += by[su][k];
+            for (int v = 1; v <= 10 && t > 0; v++) {
+                int take = p->hist[su][v] < t ? p->hist[su][v] : t;
+                least += take * v;
+                t -= take;
+            }
         }
     }
     if (short_ > jokers) return 0;
     least += 10 * short_;
-    int values[POWER_CARDS];
-    memcpy(values, pool_value, sizeof(int) * (size_t)n);
-    sort_ints(values, n);
-    /* big is sorted high to low: the k-th highest need must be met by the k-th highest card */
-    for (int k = 0; k < nbig; k++)
-        if (k + 1 > n || values[n - 1 - k] < big[k]) return 0;
-    int total = 0;
-    for (int k = 0; k < n; k++) total += values[k];
-    int low_sum = 0;
-    for (int k = 0; k < unused; k++) low_sum += values[k];
-    if (total - least - low_sum < power) return 0;
+    /* the k-th highest need must be met by the k-th highest card */
+    int v = 10, left = p->all[10];
+    for (int k = 0; k < nbig; k++) {
+        while (!left && v > 1) left = p->all[--v];
+        if (!left || v < big[k]) return 0;
+        left--;
+    }
+    int low_sum = 0, want = unused;
+    for (int u = 1; u <= 10 && want > 0; u++) {
+        int take = p->all[u] < want ? p->all[u] : want;
+        low_sum += take * u;
+        want -= take;
+    }
+    if (p->total - least - low_sum < power) return 0;
     if (!pairs) return 1;
-    if (pairs > n) pairs = n;
     int top = 0;
-    for (int k = n - pairs; k < n; k++) top += values[k];
+    want = pairs;
+    for (int u = 10; u >= 1 && want > 0; u--) {
+        int take = p->all[u] < want ? p->all[u] : want;
+        top += take * u;
+        want -= take;
+    }
     return top >= power;
 }
 
@@ -389,26 +427,22 @@ static int bound(const Search *x, const State *s) {
     if (spare + rlen >= needed) {
         int best = spare - (needed - rlen > 0 ? needed - rlen : 0);
         int dealt = talon / HAND;
-        int psuit[POWER_CARDS + HAND + MAX_RESERVE], pval[POWER_CARDS + HAND + MAX_RESERVE];
+        /* blocks from high to low: the pool grows by one hand of the power deck a step */
+        Pool pool;
+        memset(&pool, 0, sizeof pool);
+        for (int k = rfrom; k < s->rlen; k++) pool_add(&pool, s->res[k]);
+        int added = -1; /* talon cards added so far (-1: the hand not yet) */
         for (int blocks = best / 3; blocks >= 0; blocks--) {
             if (blocks > dealt + 1) continue;
-            int n = 0;
-            for (int k = rfrom; k < s->rlen; k++) {
-                psuit[n] = suit_of(s->res[k]);
-                pval[n++] = value_of(s->res[k]);
-            }
             if (blocks <= dealt) {
-                for (int k = 0; k < nh; k++) {
-                    psuit[n] = suit_of(hand[k]);
-                    pval[n++] = value_of(hand[k]);
+                if (added < 0) {
+                    for (int k = 0; k < nh; k++) pool_add(&pool, hand[k]);
+                    added = 0;
                 }
-                for (int k = s->tpos; k < x->tlen - HAND * blocks; k++) {
-                    psuit[n] = suit_of(x->talon[k]);
-                    pval[n++] = value_of(x->talon[k]);
-                }
+                int upto = x->tlen - HAND * blocks - s->tpos;
+                for (; added < upto; added++) pool_add(&pool, x->talon[s->tpos + added]);
             }
-            if (n <= POWER_CARDS &&
-                can_finish(psuit, pval, n, needed, thirds, pairs, power, big, nbig)) {
+            if (can_finish(&pool, needed, thirds, pairs, power, big, nbig)) {
                 int cap = 3 * blocks + 2;
                 return MONSTERS * 64 + (best < cap ? best : cap);
             }
@@ -444,26 +478,60 @@ static int bound_of(const Search *x, const State *s) {
 
 /* ----- the search (rules/search.py) -------------------------------------------------- */
 
+/* Whether card a can do all card b can, while the suits in `standing` (a bit per suit)
+ * stand: a value at least b's, and b's suit (as a third card) if it matters. */
+static int covers(int a, int b, int standing) {
+    if (value_of(a) < value_of(b)) return 0;
+    int sa = suit_of(a), sb = suit_of(b);
+    if (sa == JOKER || sa == sb) return 1;
+    if (sb == JOKER) return (standing & 0xF & ~(1 << sa)) == 0;
+    return !((standing >> sb) & 1);
+}
+
+/* Whether hand move k is dominated by another hand move of `legal` to the same target: the
+ * same look (the same child, by the key), or, onto a monster's second or third slot, a
+ * card the kept one covers (the monster then needs the same, whichever card went on, and
+ * the hand keeps the stronger). Ties go to the earlier move. Not in the Python strategy:
+ * it prunes only moves no better than one it keeps. */
+static int dominated(const State *s, const int *legal, int n, int k, int standing) {
+    int c = legal[k] / 8, target = legal[k] % 8;
+    if (s->rlen && c == s->res[s->rlen - 1]) return 0; /* from the reserve */
+    int slot = target < PILES && s->alen[target] >= 1;
+    for (int j = 0; j < n; j++) {
+        int d = legal[j] / 8;
+        if (j == k || legal[j] % 8 != target || (s->rlen && d == s->res[s->rlen - 1])) continue;
+        int back = covers(d, c, standing), fore = covers(c, d, standing);
+        if (back && fore) { if (j < k) return 1; continue; } /* the same look */
+        if (slot && fore) return 1; /* c covers d: play d, keep c */
+    }
+    return 0;
+}
+
 /* The children in ClearStrategy.children's order: a finishing card first, then the
  * reserve's top card, then second and first attack cards (the weakest first), a move to
- * the reserve last; ties in the engine's order. */
+ * the reserve last; ties in the engine's order. Dominated moves are left out. */
 static int children(const State *s, int *out) {
     int legal[MAX_MOVES];
     int n = moves(s, legal);
     int top = s->rlen ? s->res[s->rlen - 1] : -1;
+    int standing = 0;
+    for (int i = 0; i < PILES; i++)
+        for (int k = 0; k < s->plen[i]; k++) standing |= 1 << suit_of(s->pile[i][k]);
     long rank[MAX_MOVES];
+    int m = 0;
     for (int k = 0; k < n; k++) {
+        if (dominated(s, legal, n, k, standing)) continue;
         int c = legal[k] / 8, target = legal[k] % 8, r;
         if (target == 4) r = 4;
         else if (s->alen[target] == 2) r = 0;
         else if (c == top) r = 1;
         else r = 3 - s->alen[target];
-        rank[k] = ((long)r * 16 + value_of(c)) * MAX_MOVES + k;
+        rank[m++] = ((long)r * 16 + value_of(c)) * MAX_MOVES + k;
     }
-    for (int a = 1; a < n; a++)
+    for (int a = 1; a < m; a++)
         for (int b = a; b > 0 && rank[b - 1] > rank[b]; b--) { long t = rank[b]; rank[b] = rank[b - 1]; rank[b - 1] = t; }
-    for (int k = 0; k < n; k++) out[k] = legal[rank[k] % MAX_MOVES];
-    return n;
+    for (int k = 0; k < m; k++) out[k] = legal[rank[k] % MAX_MOVES];
+    return m;
 }
 
 /* Count a node; 0 once the budget has run out. */
@@ -497,7 +565,7 @@ static void dive(Search *x, const State *root) {
  * with a budget they use 0.8 of it, without one at most PROBE_DIVES, stopping after
  * PROBE_PATIENCE in a row find nothing better. */
 static void probe(Search *x, const State *root) {
-    long long limit = x->budget >= 0 ? x->nodes + x->budget * PROBE_SHARE_NUM / PROBE_SHARE_DEN : -1;
+    long long limit = x->budget >= 0 ? x->nodes + x->budget * x->share / 1000 : -1;
     int top = bound_of(x, root), done = 0, since = 0;
     int path[MAX_LINE];
     while (x->best < top && (limit >= 0 || (done < PROBE_DIVES && since < PROBE_PATIENCE))) {
@@ -711,13 +779,19 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *obj;
     long long budget;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OLK", &obj, &budget, &seed)) return NULL;
+    int share = PROBE_SHARE;
+    if (!PyArg_ParseTuple(args, "OLK|i", &obj, &budget, &seed, &share)) return NULL;
+    if (share < 0 || share > 1000) {
+        PyErr_SetString(PyExc_ValueError, "the probing share is per mille: 0 to 1000");
+        return NULL;
+    }
     State root;
     Search *x = calloc(1, sizeof(Search));
     if (!x) return PyErr_NoMemory();
     if (parse(obj, &root, x) < 0) { free(x); return NULL; }
     x->budget = budget < 0 ? -1 : budget;
     x->rng = seed;
+    x->share = share;
     /* Buckets: about two entries per budgeted node, from 2^10 to 2^20 buckets of four
      * (2^20: 96 MB). */
     uint64_t buckets = 1 << 10;
