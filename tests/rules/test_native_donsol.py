@@ -21,6 +21,7 @@ from rules.donsol.engine import DECK, DONSOL, DonsolState, role
 from rules.donsol.hints import DonsolHints
 from rules.donsol.solver import DonsolStrategy
 from rules.search import Search
+from rules.solver import solve
 from tests.rules.test_solver import exhaustive
 
 VARIANTS = DONSOL.variants
@@ -229,3 +230,25 @@ def test_native_endgames_match_an_exhaustive_search(state: DonsolState) -> None:
     # the solver's rule on easy and hard: never an escape right after an escape
     assert tuple(score) == exhaustive(DONSOL, state, no_double_escape=True)
     assert DONSOL.score(replayed(state, actions)) == score
+
+
+def test_the_solver_uses_the_native_search_and_keeps_the_python_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # rules.solver (the par, hints and turning points) goes through the native search once
+    # it is built; native=False is the Python reference, which finds the same exact score.
+    calls: list[str] = []
+    real = native.search
+
+    def counted(game_key: str, state: Any, budget: int | None) -> Any:
+        calls.append(game_key)
+        return real(game_key, state, budget)
+
+    monkeypatch.setattr(native, "search", counted)
+    seed = 572462451924842619
+    fast = solve("donsol", seed, "easy", budget_nodes=600_000)
+    assert calls == ["donsol"]
+    reference = solve("donsol", seed, "easy", budget_nodes=600_000, native=False)
+    assert calls == ["donsol"]
+    assert fast.exact and reference.exact and fast.score == reference.score
+    assert fast.text == reference.text

@@ -22,6 +22,7 @@ from rules.scoundrel.engine import DECK, ROLE, SCOUNDREL, ScoundrelState
 from rules.scoundrel.hints import ScoundrelHints
 from rules.scoundrel.solver import ScoundrelStrategy
 from rules.search import Search
+from rules.solver import best_from
 from tests.rules.test_solver import exhaustive
 
 STRATEGY = ScoundrelStrategy()
@@ -220,3 +221,25 @@ def test_native_endgames_match_an_exhaustive_search(state: ScoundrelState) -> No
     assert exact
     assert tuple(score) == exhaustive(SCOUNDREL, state)
     assert SCOUNDREL.score(replayed(state, actions)) == score
+
+
+def test_the_solver_uses_the_native_search_and_keeps_the_python_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # rules.solver (the par, hints and turning points) goes through the native search once
+    # it is built; native=False is the Python reference, which finds the same exact score.
+    calls: list[str] = []
+    real = native.search
+
+    def counted(game_key: str, state: Any, budget: int | None) -> Any:
+        calls.append(game_key)
+        return real(game_key, state, budget)
+
+    monkeypatch.setattr(native, "search", counted)
+    state = late_positions(8, 1)[0]
+    fast = best_from("scoundrel", state, budget_nodes=100_000)
+    assert calls == ["scoundrel"]
+    reference = best_from("scoundrel", state, budget_nodes=100_000, native=False)
+    assert calls == ["scoundrel"]
+    assert fast.exact and reference.exact and fast.score == reference.score
+    assert fast.text == reference.text
