@@ -165,7 +165,7 @@ static void take(const Rules *R, const State *s, int i, State *o) {
         o->sick = 1;
         break;
     case SHIELD:
-        o->shield = card;
+        o->shield = (int16_t)card;
         o->last = FRESH;
         o->sick = 0;
         break;
