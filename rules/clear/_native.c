@@ -40,8 +40,7 @@
 #define STUCK 2
 #define PROBE_DIVES 2000
 #define PROBE_PATIENCE 500
-#define SKIP_NUM 1   /* a probing dive passes over a move with chance 1/5 (0.2) */
-#define SKIP_DEN 5
+#define SKIP ((uint32_t)(4294967296.0 * 0.2)) /* a probing dive passes over a move: 0.2 */
 #define PROBE_SHARE 800 /* per mille of the budget the dives may use (0.8) */
 #define BUCKET 4
 
@@ -78,6 +77,7 @@ typedef struct {
     uint64_t mask; /* buckets - 1 */
     uint64_t rng;
     long long share; /* per mille of the budget the probing dives may use */
+    int alive; /* the dives step only onto children whose bound beats the incumbent */
 } Search;
 
 /* ----- cards ------------------------------------------------------------------------- */
@@ -578,12 +578,30 @@ static void probe(Search *x, const State *root) {
             if (bound_of(x, &s) <= x->best) break;
             if (!count(x)) return;
             int kids[MAX_MOVES];
-            int n = children(&s, kids), k = 0;
+            int n = children(&s, kids);
             if (!n || len >= MAX_LINE) break;
-            while (k < n - 1 && next_random(x) < (uint32_t)(4294967296.0 * SKIP_NUM / SKIP_DEN)) k++;
-            path[len++] = kids[k];
-            play(x, &s, kids[k], &t);
-            s = t;
+            if (!x->alive) {
+                int k = 0;
+                while (k < n - 1 && next_random(x) < SKIP) k++;
+                path[len++] = kids[k];
+                play(x, &s, kids[k], &t);
+                s = t;
+                continue;
+            }
+            /* Only children whose bound beats the incumbent: each passed over with chance
+             * SKIP, the last of them taken. */
+            int picked = -1;
+            State last;
+            for (int k = 0; k < n; k++) {
+                play(x, &s, kids[k], &t);
+                if (bound_of(x, &t) <= x->best) continue;
+                picked = kids[k];
+                last = t;
+                if (next_random(x) >= SKIP) break;
+            }
+            if (picked < 0) break;
+            path[len++] = picked;
+            s = last;
         }
         if (finished) {
             int sc = score(x, &s);
@@ -779,8 +797,8 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *obj;
     long long budget;
     unsigned long long seed;
-    int share = PROBE_SHARE;
-    if (!PyArg_ParseTuple(args, "OLK|i", &obj, &budget, &seed, &share)) return NULL;
+    int share = PROBE_SHARE, alive = 1;
+    if (!PyArg_ParseTuple(args, "OLK|ip", &obj, &budget, &seed, &share, &alive)) return NULL;
     if (share < 0 || share > 1000) {
         PyErr_SetString(PyExc_ValueError, "the probing share is per mille: 0 to 1000");
         return NULL;
@@ -792,6 +810,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     x->budget = budget < 0 ? -1 : budget;
     x->rng = seed;
     x->share = share;
+    x->alive = alive;
     /* Buckets: about two entries per budgeted node, from 2^10 to 2^20 buckets of four
      * (2^20: 96 MB). */
     uint64_t buckets = 1 << 10;
