@@ -2,10 +2,12 @@
 the core's worker processes (``core.workers``), exactly as the bot runs them.
 
 - **A day's par:** every game and variant of one day's deals solved one after the other in the
-  ``background`` worker with the bot's node budget (``core.par.PAR_BUDGET_NODES``): seconds per
+  ``background`` worker with the bot's node budget (``core.par.par_budget``): seconds per
   deal (the worker's CPU time), exact or a lower bound, and the whole day's wall-clock time;
   with ``--days 300``, 300 days' deals, and per game and variant the share exact within 2 s,
-  10 s and the budget (one run: the shares are read off each deal's recorded time).
+  10 s and the budget (one run: the shares are read off each deal's recorded time) and the
+  median CPU seconds to an exact par (a par left a bound counts as infinite). ``--games``
+  restricts the games solved (the other sections still run every game).
 - **Hint latency:** ``--hints`` hints on random mid-game practice positions, each timed from the
   call to the answer (the hop to the ``interactive`` worker included), at the bot's budget
   (``core.hints.HINT_BUDGET``): p50, p95 and max, and per game the worker's CPU seconds per
@@ -31,7 +33,7 @@ from typing import Any
 
 from bench._in_worker import timed_hint
 from core.hints import HINT_BUDGET, HINT_SAMPLES
-from core.par import PAR_BUDGET_NODES, solve_deal
+from core.par import par_budget, solve_deal
 from core.replays import TURN_BUDGET_PER_STEP, compute_turn
 from core.workers import BACKGROUND, INTERACTIVE, Workers
 from rules import GAMES
@@ -73,7 +75,6 @@ def random_run(key: str, rng: random.Random) -> tuple[int, list[str]]:
 
 async def main_async(args: argparse.Namespace) -> int:
     quick = args.quick
-    par_budget = 3_000 if quick else PAR_BUDGET_NODES
     hint_budget = 1_500 if quick else HINT_BUDGET
     turn_budget = 100 if quick else TURN_BUDGET_PER_STEP
     hints = 3 if quick else args.hints
@@ -87,17 +88,22 @@ async def main_async(args: argparse.Namespace) -> int:
 
         days = 1 if quick else args.days
         first = date.fromisoformat(args.day)
-        print(f"\nA day's par ({par_budget:,} nodes a deal), {days} day(s) from {args.day}:")
+        budgets = {key: 3_000 if quick else par_budget(key) for key in GAMES}
+        shown = ", ".join(f"{key} {budget:,}" for key, budget in budgets.items())
+        print(f"\nA day's par (nodes a deal: {shown}), {days} day(s) from {args.day}:")
+        solved = args.games or list(GAMES)
         secret = f"bench-{args.seed}"
         exact_in: dict[tuple[str, str], list[float]] = {}  # CPU s to exact, inf if a bound
         for n in range(days):
             day = (first + timedelta(days=n)).isoformat()
             day_start = time.perf_counter()
             for key, game in GAMES.items():
+                if key not in solved:
+                    continue
                 for variant in game.variants:
                     seed = daily_seed(secret, key, variant, day)
                     found = await workers.run(
-                        BACKGROUND, solve_deal, key, variant, seed, par_budget
+                        BACKGROUND, solve_deal, key, variant, seed, budgets[key]
                     )
                     exact_in.setdefault((key, variant), []).append(
                         found["seconds"] if found["exact"] else math.inf
@@ -108,12 +114,15 @@ async def main_async(args: argparse.Namespace) -> int:
                               f"{kind:<5} {found['nodes']:>8,} nodes  {found['text']}")
             if days == 1:
                 print(f"  the whole day: {time.perf_counter() - day_start:.1f} s wall-clock")
-        print(f"  exact within     {'≤2 s':>6} {'≤10 s':>6} {'budget':>6}  (of {days} deals)")
+        print(f"  exact within     {'≤2 s':>6} {'≤10 s':>6} {'budget':>6} {'median s':>9}"
+              f"  (of {days} deals)")
         for (key, variant), times in exact_in.items():
-            shares = [sum(t <= limit for t in times) / len(times) for limit in (2, 10, math.inf)]
+            shares = [sum(t <= limit for t in times) / len(times) for limit in (2, 10)]
+            median = statistics.median(times)
+            shown = f"{median:>9.2f}" if median < math.inf else f"{'—':>9}"
             print(f"  {key:<9} {variant:<9} "
-                  + " ".join(f"{share:>6.0%}" for share in shares[:2])
-                  + f" {sum(t < math.inf for t in times) / len(times):>6.0%}")
+                  + " ".join(f"{share:>6.0%}" for share in shares)
+                  + f" {sum(t < math.inf for t in times) / len(times):>6.1%} {shown}")
 
         print(f"\nHints ({hint_budget:,} nodes, {HINT_SAMPLES} sampled deals), {hints} positions:")
         times: list[float] = []
@@ -160,6 +169,8 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=1,
                         help="days solved from --day (1; 300 for the share exact per game)")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the positions")
+    parser.add_argument("--games", nargs="*", choices=list(GAMES), default=None,
+                        help="the games whose pars are solved (every game)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per hint")
     args = parser.parse_args()
     raise SystemExit(asyncio.run(main_async(args)))

@@ -4,7 +4,7 @@ Once a day closes (01:00 UTC the day after) its seeds are public, and the solver
 (``rules.solver``, perfect information) finds the best score each deal allows — for every
 game and variant. :meth:`Pars.run_due` does one pass: each of the latest :data:`PAR_DAYS`
 closed days whose deals have no par yet is solved in the ``background`` worker process (never
-on the event loop), one deal at a time, with a node budget (:data:`PAR_BUDGET_NODES`), and the
+on the event loop), one deal at a time, with a node budget (:func:`par_budget`), and the
 answer stored. A search cut short stores its best line as a lower bound ("at least …").
 
 The bot's loop calls it every few minutes with the core's clock; a pass after a restart
@@ -42,9 +42,13 @@ from store.base import BoardFilter, ParRecord, ParRow, Tx
 
 log = logging.getLogger(__name__)
 
-#: Nodes per deal: about 40 s on one core of this machine (15,000 nodes/s, bench/solver.py);
-#: a node budget rather than seconds, so every process finds the same par for a deal.
+#: Nodes per deal, in the reference (Python) search's nodes: about 40 s on one core of this
+#: machine for the Python search (15,000 nodes/s, bench/solver.py); a native search gets its
+#: ``scale`` of its own nodes for each (rules/native.py). A node budget rather than seconds,
+#: so every process finds the same par for a deal.
 PAR_BUDGET_NODES = 600_000
+#: Games whose par gets another budget than :data:`PAR_BUDGET_NODES` (same units).
+PAR_BUDGET_BY_GAME: dict[str, int] = {}
 #: Only the latest closed days are solved: a bot back after a long outage does not work
 #: through its whole history.
 PAR_DAYS = 3
@@ -70,6 +74,11 @@ def par_text(par: ParRow) -> str:
                   score=par.score_text)
 
 
+def par_budget(game: str) -> int:
+    """The node budget of one deal's par for ``game`` (the same on every process)."""
+    return PAR_BUDGET_BY_GAME.get(game, PAR_BUDGET_NODES)
+
+
 def solve_deal(game: str, variant: str, seed: int, budget_nodes: int) -> dict[str, Any]:
     """Solve one deal (in a worker process): the answer as plain data."""
     start = time.process_time()
@@ -90,7 +99,7 @@ class Pars:
         daily: Daily,
         workers: Workers,
         *,
-        budget_nodes: int = PAR_BUDGET_NODES,
+        budget_nodes: int | None = None,
         days: int = PAR_DAYS,
     ) -> None:
         self._ctx = ctx
@@ -138,8 +147,8 @@ class Pars:
                      "has %s; not solved", game, variant, day, pinned, engine.rules_tag)
             return None
         seed = await self._daily.seed(game, variant, day)
-        found = await self._workers.run(BACKGROUND, solve_deal, game, variant, seed,
-                                        self.budget_nodes)
+        budget = self.budget_nodes if self.budget_nodes is not None else par_budget(game)
+        found = await self._workers.run(BACKGROUND, solve_deal, game, variant, seed, budget)
         par = ParRow(
             game=game, variant=variant, day=day, rules=engine.rules_tag, score=found["score"],
             score_text=found["text"], won=found["won"], exact=found["exact"],

@@ -13,6 +13,13 @@ The budget is counted in nodes, or read on a clock the caller passes in with its
 (the rules stay free of any clock). A search cut short returns the best line it found, as a
 lower bound (``exact`` False, the text starting "at least"). Every answer's line is replayed
 through the engine before it is returned, and must reach the answer's score.
+
+A game with a compiled search (``rules/<game>/_native.c``, :mod:`rules.native`) is solved by
+it whenever it is built (``native=None``); ``native=False`` runs the pure Python search, the
+reference the native one is tested against, and ``native=True`` insists on the native one.
+Budgets stay in the reference search's nodes: a native search gets ``scale`` of its own
+nodes for each (its glue says how many). A native search under a deadline runs with a
+doubling node budget until it is exact or the deadline has passed.
 """
 
 from __future__ import annotations
@@ -21,9 +28,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules import find_game, plugin
+from rules import find_game, native, plugin
 from rules import replay as replay_actions
-from rules.search import Score, Search
+from rules.search import Outcome, Score, Search
 from rules.words import N_, Phrase
 
 #: A table of proven upper bounds, one per deal: pass the same one to every search of a deal.
@@ -65,6 +72,7 @@ def solve(
     deadline: float | None = None,
     clock: Callable[[], float] | None = None,
     table: Table | None = None,
+    native: bool | None = None,
 ) -> Solution:
     """The best score of a deal (``game.new(seed, variant, deck)``) and a line reaching it.
 
@@ -72,7 +80,7 @@ def solve(
     """
     game = find_game(game_key)
     start = game.new(seed, variant, deck)
-    solution = _search(game_key, start, budget_nodes, deadline, clock, table)
+    solution = _search(game_key, start, budget_nodes, deadline, clock, table, native)
     final = replay_actions(game_key, variant, seed, solution.actions, deck)
     _check(game, final, solution)
     return solution
@@ -86,11 +94,12 @@ def best_from(
     deadline: float | None = None,
     clock: Callable[[], float] | None = None,
     table: Table | None = None,
+    native: bool | None = None,
 ) -> Solution:
     """The best score reachable from ``state`` (perfect information: it sees the hidden
     cards) and a line from ``state`` that reaches it. A finished state is its own answer."""
     game = find_game(game_key)
-    solution = _search(game_key, state, budget_nodes, deadline, clock, table)
+    solution = _search(game_key, state, budget_nodes, deadline, clock, table, native)
     final = state
     for action in solution.actions:
         final = game.apply(final, action)
@@ -106,6 +115,7 @@ def best_along(
     deck: Sequence[str] | None = None,
     *,
     budget_nodes_per_step: int | None = None,
+    native: bool | None = None,
 ) -> list[Solution]:
     """``best_from`` at every step of a transcript: element ``i`` is the best reachable before
     action ``i`` (the last one: after the last action). The steps share one table, and a
@@ -123,7 +133,8 @@ def best_along(
     # From the end backwards: later states are smaller and fill the table for earlier ones.
     found: list[Solution] = []
     for i in range(len(states) - 1, -1, -1):
-        here = best_from(game_key, states[i], budget_nodes=budget_nodes_per_step, table=table)
+        here = best_from(game_key, states[i], budget_nodes=budget_nodes_per_step, table=table,
+                         native=native)
         if found and here.score < found[-1].score:
             # A search cut short found less than the next step's line, one move on: that
             # line, behind this step's move, is a better lower bound.
@@ -175,12 +186,19 @@ def _search(
     deadline: float | None,
     clock: Callable[[], float] | None,
     table: Table | None,
+    use_native: bool | None = None,
 ) -> Solution:
     game = find_game(game_key)
     strategy = plugin(game_key).strategy
-    found = Search(
-        game, strategy, budget_nodes=budget_nodes, deadline=deadline, clock=clock, table=table
-    ).run(state)
+    if use_native is None:
+        use_native = native.available(game_key)
+    if use_native:
+        found = _native_search(game_key, state, budget_nodes, deadline, clock)
+    else:
+        found = Search(
+            game, strategy, budget_nodes=budget_nodes, deadline=deadline, clock=clock,
+            table=table,
+        ).run(state)
     final = state
     for action in found.actions:
         final = game._apply(final, action)
@@ -194,6 +212,36 @@ def _search(
         nodes=found.nodes,
         text=text,
     )
+
+
+def _native_search(
+    game_key: str,
+    state: Any,
+    budget_nodes: int | None,
+    deadline: float | None,
+    clock: Callable[[], float] | None,
+) -> Outcome:
+    """The native search (its line already replayed by :func:`rules.native.search`); under a
+    deadline, with a node budget doubled from :data:`_FIRST_ROUND` until the answer is exact,
+    the deadline has passed or ``budget_nodes`` is reached."""
+    if deadline is None:
+        return native.search(game_key, state, budget_nodes)
+    if clock is None:
+        raise ValueError("a deadline needs the clock it is read on")
+    nodes = _FIRST_ROUND
+    spent = 0
+    while True:
+        if budget_nodes is not None:
+            nodes = min(nodes, budget_nodes)
+        found = native.search(game_key, state, nodes)
+        spent += found.nodes
+        if found.exact or clock() >= deadline or nodes == budget_nodes:
+            return Outcome(found.score, found.actions, found.exact, spent)
+        nodes *= 2
+
+
+#: A native search under a deadline starts with this many (reference) nodes.
+_FIRST_ROUND = 100
 
 
 def _check(game: Any, final: Any, solution: Solution) -> None:

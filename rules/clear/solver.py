@@ -16,15 +16,19 @@
   at best the cheapest monsters that the cards and the suits allow.
 - Order: a finishing card first, then the reserve's top card, then second and first attack
   cards (the weakest card that fits first), a move to the reserve last.
+
+The same key, bound and order are compiled in ``rules/clear/_native.c`` (:class:`ClearNative`
+hands it a state; docs/solver.md): ``rules.solver`` uses it once built, and this Python
+strategy stays the reference it is tested against.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from rules.cards import JOKERS
+from rules.cards import CANONICAL, JOKERS
 from rules.clear.engine import (
     ATTACK_CARDS,
     CLEAR,
@@ -38,9 +42,47 @@ from rules.clear.engine import (
 from rules.search import Score
 from rules.words import N_, Nn_, Phrase, counted
 
+#: A card's number on the C side: its place in the canonical order (jokers 52 and 53).
+_NUMBER = {c: n for n, c in enumerate(CANONICAL)}
+_OUTCOME = {None: 0, "won": 1, "stuck": 2}
+_TARGETS = 5  # a C move is card * 8 + target: piles 0-3, 4 the reserve
+
+
+class ClearNative:
+    """How a Clear state goes to ``rules/clear/_native.c`` and its moves come back
+    (:class:`rules.native.Glue`)."""
+
+    module = "rules.clear._native"
+    #: Native nodes per node of a caller's budget: the compiled search visits about this
+    #: many nodes in the time the Python one visits one (bench/solver.py).
+    scale = 35
+
+    def encode(self, s: ClearState) -> tuple[object, ...]:
+        n = _NUMBER
+        return (
+            tuple(tuple(n[c] for c in pile) for pile in s.piles),
+            tuple(tuple(n[c] for c in on) for on in s.attack),
+            tuple(n[c] for c in s.talon),
+            tuple(-1 if c is None else n[c] for c in s.hand),
+            tuple(n[c] for c in s.reserve),
+            _OUTCOME[s.outcome],
+        )
+
+    def actions(self, state: ClearState, line: Sequence[int]) -> list[str]:
+        actions = []
+        for move in line:
+            card, target = divmod(move, 8)
+            if not 0 <= card < len(CANONICAL) or target >= _TARGETS:
+                raise ValueError(f"clear native search: {move} is no move")
+            code = CANONICAL[card]
+            actions.append(f"reserve {code}" if target == 4 else f"put {code} {target + 1}")
+        return actions
+
 
 class ClearStrategy:
     """The solver's knowledge of Clear the Dungeon."""
+
+    native = ClearNative()
 
     game = CLEAR
     #: Randomised dives before the search (see ``Search._probe``): the order is often right,

@@ -14,6 +14,10 @@
 - Order: the move that leaves the most HP and the best shield first (a potion that would
   heal less than its worth later), escapes last.
 
+The same key, bound and order are compiled in ``rules/donsol/_native.c`` (:class:`DonsolNative`
+hands it a state; docs/solver.md): ``rules.solver`` uses it once built, and this Python
+strategy stays the reference it is tested against.
+
 Beyond the spec (a choice): on ``easy`` and ``hard`` an empty-of-monsters room may be escaped
 again and again, each time into a new reshuffle, which makes the tree infinite. The solver
 takes at least one card between two escapes; its answers are exact among such lines.
@@ -33,6 +37,7 @@ from rules.donsol.engine import (
     role,
     value,
 )
+from rules.donsol.native import DonsolNative
 from rules.search import Score
 from rules.words import N_, Phrase
 
@@ -59,6 +64,7 @@ class DonsolStrategy:
     """The solver's knowledge of Donsol."""
 
     game = DONSOL
+    native = DonsolNative()
 
     def key(self, s: DonsolState) -> Hashable:
         shield = _WORTH[s.shield] if s.shield is not None else 0

@@ -20,6 +20,10 @@
   reaches 20; a death scores at most 0.
 - Order: the child with the highest bound first; among equals, the move that leaves the
   most HP and the most weapon for later, an avoid after the cards of the room.
+
+The same key, bound and order are compiled in ``rules/scoundrel/_native.c``
+(:class:`ScoundrelNative` hands it a state; docs/solver.md): ``rules.solver`` uses it once
+built, and this Python strategy stays the reference it is tested against.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from rules.scoundrel.engine import (
     WEAPON,
     ScoundrelState,
 )
+from rules.scoundrel.native import ScoundrelNative
 from rules.search import Score
 from rules.words import N_, Phrase
 
@@ -106,6 +111,7 @@ class ScoundrelStrategy:
     """The solver's knowledge of Scoundrel, for :class:`rules.search.Search`."""
 
     game = SCOUNDREL
+    native = ScoundrelNative()
 
     def key(self, s: ScoundrelState) -> Hashable:
         facts = _FACTS.get(s.dungeon)

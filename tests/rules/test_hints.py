@@ -211,7 +211,9 @@ def test_clear_finishes_a_monster_with_the_weakest_card_that_does() -> None:
     legal = GAMES["clear"].actions(state)
     assert sorted(plugin("clear").hints.dominated(state, legal)) == sorted(
         f"put {c} {p}" for c in ("7D", "4D") for p in (1, 2, 3))
-    found = hint("clear", state, rng=random.Random(1), **QUICK)
+    # At the bot's budget (the native search, exact in most worlds, finds reserving a card
+    # as good in a world or two of QUICK's three: every move here wins).
+    found = hint("clear", state, rng=random.Random(1))
     assert found.action.startswith("put AD ")
 
 
