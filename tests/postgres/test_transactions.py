@@ -1,6 +1,8 @@
 """How the PostgreSQL store runs transactions: a deadlock is rolled back and run again, the
-queries a click repeats are prepared on the server, and the worker threads hand every result
-(or exception) back to the caller that asked for it, however many are under way at once."""
+queries a click repeats are prepared on the server, the worker threads hand every result
+(or exception) back to the caller that asked for it, however many are under way at once, a
+connection the server ended is replaced without an error, a read of several statements sees
+one snapshot, and a transaction that failed is never reported committed."""
 
 from __future__ import annotations
 
