@@ -12,6 +12,7 @@ server's column is the one to add when comparing like with like.
 
     .venv/bin/python -m bench.store_clicks               # 40 players, Clear, 5 rounds of 3 s
     .venv/bin/python -m bench.store_clicks --game donsol # more new runs (Donsol's end soon)
+    .venv/bin/python -m bench.store_clicks --quick       # seconds: checks that it runs
 """
 
 from __future__ import annotations
@@ -126,7 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="rounds (5)")
     parser.add_argument("--game", choices=tuple(GAMES), default="clear")
     parser.add_argument("--pool", type=int, default=4, help="PostgreSQL connections (4)")
-    return asyncio.run(main_async(parser.parse_args(argv)))
+    parser.add_argument("--quick", action="store_true",
+                        help="5 players, 2 rounds of half a second: checks that it runs")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.players, args.seconds, args.rounds = 5, 0.5, 2
+    return asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":
