@@ -33,7 +33,7 @@ from bench._sharded import check_postgres, postgres_cpu_seconds
 from bench._standin.checks import answer_problems, check_database
 from bench._standin.ids import is_move
 from bench._standin.players import Outcome
-from bench._standin.process import BotProcess
+from bench._standin.process import ROOT, BotProcess
 from bench._standin.server import StandIn
 from bench.load import run_phase
 from rules import GAMES
@@ -46,8 +46,9 @@ RATIO_TARGET = 1.2
 class PostgresBot(BotProcess):
     """``python -m bot`` on a PostgreSQL database instead of a SQLite file."""
 
-    def __init__(self, discord: StandIn, url: str, log: Path, pool_size: int) -> None:
-        super().__init__(discord, Path("unused.sqlite3"), log, log_level="WARNING")
+    def __init__(self, discord: StandIn, url: str, log: Path, pool_size: int,
+                 root: Path = ROOT) -> None:
+        super().__init__(discord, Path("unused.sqlite3"), log, log_level="WARNING", root=root)
         self.url = url
         self.pool_size = pool_size
 
@@ -79,17 +80,21 @@ async def measure(folder: Path, url: str, data: Path | None, args: argparse.Name
     """Both bots up; back-to-back phases per game, alternating between them each round."""
     async with contextlib.AsyncExitStack() as stack:
         backends = []
-        for name in ("sqlite", "postgresql"):
+        names = ["sqlite", "postgresql"] + (["against"] if args.against else [])
+        for name in names:
             discord = await stack.enter_async_context(StandIn())
             log = folder / f"{name}.log"
             bot = (BotProcess(discord, folder / "bench.sqlite3", log, log_level="WARNING")
-                   if name == "sqlite" else PostgresBot(discord, url, log, args.pool))
+                   if name == "sqlite" else
+                   PostgresBot(discord, url, log, args.pool) if name == "postgresql" else
+                   PostgresBot(discord, args.against_url, log, args.pool, root=args.against))
             stack.push_async_callback(bot.stop)
             await bot.start(timeout=60.0)
             backends.append(Backend(name, discord, bot, 10_000))
         for round_ in range(args.rounds):
             for game in args.games:
-                for b in backends if round_ % 2 == 0 else backends[::-1]:
+                # Each round in another order (with three, each leads in turn).
+                for b in backends[round_ % len(backends):] + backends[:round_ % len(backends)]:
                     server = postgres_cpu_seconds(data) if data and b.name != "sqlite" else 0.0
                     main = main_thread_cpu(b.bot.pid)
                     phase = await run_phase(b.discord, b.bot, "back-to-back", (game,),
@@ -115,7 +120,8 @@ def main_thread_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def problems(backends: list[Backend], folder: Path, url: str) -> list[str]:
+def problems(backends: list[Backend], folder: Path, url: str, args: argparse.Namespace
+             ) -> list[str]:
     """Every answer once, every promised move stored, every run replaying; no error logged."""
     found = []
     for b in backends:
@@ -125,8 +131,9 @@ def problems(backends: list[Backend], folder: Path, url: str) -> list[str]:
             db = check_database(folder / "bench.sqlite3", b.outcomes)
             found += [f"sqlite: {p}" for p in db.problems[:10]]
         else:
-            pg = check_postgres(url, b.outcomes, list(b.discord.interactions.values()))
-            found += [f"postgresql: {p}" for p in pg.problems[:10]]
+            pg = check_postgres(url if b.name == "postgresql" else args.against_url,
+                                b.outcomes, list(b.discord.interactions.values()))
+            found += [f"{b.name}: {p}" for p in pg.problems[:10]]
         found += [f"{b.name} log: {line[-160:]}" for line in b.bot.log_text().splitlines()
                   if " ERROR " in line or " CRITICAL " in line or "Traceback" in line][:5]
     return found
@@ -138,7 +145,7 @@ def _spread(values: list[float]) -> str:
 
 def report(backends: list[Backend], args: argparse.Namespace) -> bool:
     """Print the table; whether every game met the ratio target."""
-    sqlite, pg = backends
+    sqlite, pg = backends[:2]
     print(f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
           f"Python {platform.python_version()}; load average before: {args.load_before}; "
           f"{args.players} players back to back, {args.rounds} rounds of {args.burst:g} s "
@@ -153,6 +160,14 @@ def report(backends: list[Backend], args: argparse.Namespace) -> bool:
         print(f"{game:<8} {_spread(sqlite.cpu[game]):>24} {_spread(pg.cpu[game]):>24} "
               f"{ratio:5.2f}x {server:>24}   {statistics.median(sqlite.loop[game]):.2f} | "
               f"{statistics.median(pg.loop[game]):.2f} ms")
+    if len(backends) > 2:
+        other = backends[2]
+        for game in args.games:
+            ratio = statistics.median(other.cpu[game]) / statistics.median(sqlite.cpu[game])
+            server = _spread(other.server[game]) if game in other.server else "not read"
+            print(f"{game:<8} {'the bot of ' + str(args.against):>49} "
+                  f"{_spread(other.cpu[game]):>24} {ratio:5.2f}x {server:>24}   "
+                  f"{statistics.median(other.loop[game]):.2f} ms")
     print(f"target: the bot's CPU per click on PostgreSQL within {RATIO_TARGET}x of SQLite's: "
           f"{'ok' if met else 'MISSED'}")
     return met
@@ -172,9 +187,14 @@ async def main_async(args: argparse.Namespace) -> int:
                 print(f"skipped: {exc}")
                 return 1 if os.environ.get("REQUIRE_POSTGRES") == "1" else 0
             url, data = cluster.create_database("bench"), cluster.data
+            if args.against:
+                args.against_url = cluster.create_database("against")
+        elif args.against:
+            print("--against needs the throwaway cluster (no --url)")
+            return 2
         backends = await measure(folder, url, data, args)
         report(backends, args)
-        found = await asyncio.to_thread(problems, backends, folder, url)
+        found = await asyncio.to_thread(problems, backends, folder, url, args)
         for line in found:
             print(f"ERROR {line}")
         if not found:
@@ -198,10 +218,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
     parser.add_argument("--url", help="a PostgreSQL database to use instead of a throwaway "
                         "cluster (its server's CPU is then not read)")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="another checkout of the project whose bot also runs on "
+                        "PostgreSQL (a database of its own on the same cluster), in turn with "
+                        "the other two: the code before a change, in the same run")
     parser.add_argument("--pictures", choices=("on", "off"), default="off",
                         help="table pictures (TABLE_PICTURES; default off: the same on both "
                         "backends, and not what this measures)")
     args = parser.parse_args(argv)
+    if args.against is not None:
+        args.against = args.against.resolve()
+        if not (args.against / "bot" / "__main__.py").exists():
+            parser.error(f"{args.against} is not a checkout of the project")
     os.environ["TABLE_PICTURES"] = args.pictures  # the bot processes inherit it
     if args.quick:
         args.players, args.burst, args.rounds = 10, 1.0, 1

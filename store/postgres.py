@@ -1,16 +1,24 @@
-"""The PostgreSQL backend: a pool of psycopg connections, its migration runner and the queries.
+"""The PostgreSQL backend: connections pinned to worker threads, its migration runner and the
+queries.
 
 Selected by a ``postgresql://`` URL (``DATABASE_URL``); see :func:`store.open_store`. The
 core's model is kept as it is: a transaction is a plain synchronous function ``fn(tx, *args)``,
-run here on one of the store's worker threads (:class:`Lanes`) with a connection of the pool,
-so the core has one implementation for both backends (psycopg 3 in its synchronous form,
-rather than asyncpg or ``psycopg.AsyncConnection``, whose statements are awaited and would need
-a second copy of every transaction). Measured on 2 cores, the synchronous driver is also the
-cheaper: a statement costs about 18 µs of CPU through ``psycopg.Connection`` and 37 µs through
-``AsyncConnection`` (each await goes round the event loop), against one hop to a thread and
-back per transaction (about 37 µs through ``run_in_executor``, less through :class:`Lanes`).
-Prepared statements are psycopg's own: a query is prepared on its connection from its fifth
-use (``prepare_threshold``), so a click's statements are prepared ones.
+run here on one of the store's worker threads (:class:`Lanes`), each with a connection of its
+own (:class:`Session`), so the core has one implementation for both backends (psycopg 3 in its
+synchronous form, rather than asyncpg or ``psycopg.AsyncConnection``, whose statements are
+awaited and would need a second copy of every transaction).
+
+What a transaction costs the bot's process here is mostly per round trip to the server, so
+the store spends as few as it can and as little on each (measured in ``bench/README.md``):
+
+- a statement is prepared on its connection at first use and then run by name through
+  libpq, its parameters and rows adapted by psycopg's own adapters, without a cursor;
+- a connection stays with its thread: no pool checkout and return per transaction;
+- ``BEGIN`` and ``COMMIT`` are fixed texts sent as they are;
+- a read whose function runs one statement runs it alone, outside a transaction (one
+  statement is one snapshot already): one round trip instead of three; the first time a
+  read's function asks for a second statement it runs again in a snapshot, as it does from
+  then on.
 
 The queries are the concern modules' (``store.runs``, ``store.boards``, …), each written once
 for both databases (see ``store.dialect``); :class:`PostgresDb` runs their PostgreSQL text.
@@ -18,7 +26,8 @@ for both databases (see ``store.dialect``); :class:`PostgresDb` runs their Postg
 Guarantees, the same as SQLite's:
 
 - **One transaction per operation.** ``write`` commits when ``fn`` returns and rolls back if it
-  raises. A read is one ``REPEATABLE READ READ ONLY`` snapshot.
+  raises. A read is one ``REPEATABLE READ READ ONLY`` snapshot (or one statement, which is
+  one snapshot, on a session that is read-only by default).
 - **Writes to one run are serialised.** In a write transaction, :meth:`~store.runs.RunsSql.run`
   reads the row ``FOR UPDATE``: a second writer of the same run waits there until the first commits,
   then reads the run as it now is and meets the core's version check (``StaleBoard``). The
@@ -29,6 +38,8 @@ Guarantees, the same as SQLite's:
   hit a unique key says ``ON CONFLICT DO NOTHING``, and no row in means Conflict.
 - **Deadlocks and serialisation failures** (which PostgreSQL may raise when two transactions
   lock rows in opposite orders) roll back and run ``fn`` again, up to :data:`RETRIES` times.
+  So does a transaction whose connection broke before its ``COMMIT`` (nothing of it holds),
+  on a new connection; a ``COMMIT`` cut short is not run again (it may have committed).
 
 Reads may go to a replica (``DATABASE_READ_URL``) with ``read(fn, *args, replica=True)``; they
 then see the primary as of the replica's lag.
@@ -41,18 +52,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import queue
+import re
 import threading
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import psycopg
-from psycopg import errors
+from psycopg import errors, pq
+from psycopg.adapt import PyFormat, Transformer
 from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool
 
 from store.dialect import POSTGRESQL, Query, Row
 from store.migrations import folder, load_migrations
@@ -89,21 +102,19 @@ def redact_url(url: str) -> str:
 
 
 class PostgresStore:
-    """A pool of connections to one PostgreSQL database (and optionally a read replica).
+    """Connections to one PostgreSQL database (and optionally a read replica), each pinned to
+    a worker thread of its own (:class:`Lanes`).
 
-    ``pool_size`` connections at most, and as many worker threads, so a transaction never
-    waits for a connection while holding a thread.
+    ``pool_size`` connections (and threads) to the primary, as many to the replica: a
+    transaction never waits for a connection while holding a thread.
     """
 
     dialect = POSTGRESQL
 
-    def __init__(
-        self, url: str, pool: ConnectionPool, replica: ConnectionPool | None, pool_size: int
-    ) -> None:
+    def __init__(self, url: str, lanes: Lanes, replica: Lanes | None) -> None:
         self.url = url
-        self._pool = pool
+        self._lanes = lanes
         self._replica = replica
-        self._lanes = Lanes(pool_size * (2 if replica is not None else 1), "postgres")
 
     @classmethod
     async def open(
@@ -121,21 +132,25 @@ class PostgresStore:
         """
         if pool_size < 1:
             raise ValueError(f"the pool size must be at least 1, not {pool_size}")
-        pool = _pool(url, pool_size, timeout)
-        replica = _pool(read_url, pool_size, timeout) if read_url else None
+        opened: list[Lanes] = []
         try:
-            await asyncio.to_thread(pool.open, True, timeout)
-            if replica is not None:
-                await asyncio.to_thread(replica.open, True, timeout)
+            for target in (url, read_url):
+                if target:
+                    sessions = [Session(target, timeout) for _ in range(pool_size)]
+                    lanes = Lanes(sessions, "postgres")
+                    opened.append(lanes)
+                    await asyncio.to_thread(lanes.connect)
         except BaseException:
-            await asyncio.to_thread(_close_pools, pool, replica)
+            for lanes in opened:
+                lanes.close()
             raise
-        return cls(url, pool, replica, pool_size)
+        return cls(url, opened[0], opened[1] if len(opened) > 1 else None)
 
     async def close(self) -> None:
         """Close every connection (transactions under way finish first)."""
-        await asyncio.to_thread(_close_pools, self._pool, self._replica)
-        self._lanes.close()
+        for lanes in (self._lanes, self._replica):
+            if lanes is not None:
+                await asyncio.to_thread(lanes.close, True)
 
     async def migrate(self, path: str | Path | None = None) -> int:
         """Apply the migrations (of ``path``, default the shipped PostgreSQL ones) newer than
@@ -144,21 +159,21 @@ class PostgresStore:
 
         Raises ``ValueError`` for a badly named file or a database newer than the migrations.
         """
-        return await self._call(self._pool, _migrate, folder(POSTGRESQL) if path is None else
-                                Path(path))
+        return await self._lanes.run(_migrate, folder(POSTGRESQL) if path is None else
+                                     Path(path))
 
     async def read(self, fn: Callable[..., T], *args: Any, replica: bool = False) -> T:
         """Run ``fn(tx, *args)`` in a read-only snapshot, on the replica if ``replica`` and
         one is configured."""
-        pool = self._replica if replica and self._replica is not None else self._pool
-        return await self._call(pool, _transaction, False, fn, args)
+        lanes = self._replica if replica and self._replica is not None else self._lanes
+        return await lanes.run(_transaction, False, fn, args)
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(tx, *args)`` in a write transaction, committed when it returns.
 
         If ``fn`` raises, everything it wrote is rolled back and the exception propagates.
         """
-        return await self._call(self._pool, _transaction, True, fn, args)
+        return await self._lanes.run(_transaction, True, fn, args)
 
     @contextlib.asynccontextmanager
     async def singleton(self, name: str, *, wait: bool = False) -> AsyncIterator[bool]:
@@ -180,22 +195,129 @@ class PostgresStore:
             # later, and until then the lock would still refuse the next taker.
             await asyncio.to_thread(_release, conn, lock_key(name) if got else None)
 
-    async def _call(self, pool: ConnectionPool, fn: Callable[..., T], *args: Any) -> T:
-        return await self._lanes.run(fn, pool, *args)
+
+class Session:
+    """One connection, used by one lane's thread only, opened again when it breaks, and the
+    statements prepared on it.
+
+    Its session is read-only by default (``default_transaction_read_only``): a write
+    transaction says ``READ WRITE`` in its ``BEGIN``, and a read that runs as one statement
+    outside a transaction (see :func:`_transaction`) cannot write.
+
+    The store's statements go through psycopg's libpq layer (``pgconn``) and its adapters
+    (a ``Transformer``) rather than a cursor: each is prepared on the connection at its first
+    use and then executed by name, its parameters dumped and its rows loaded by the very code a
+    cursor uses (so values and errors are psycopg's own), without the cursor's per-statement
+    machinery, which costs the bot's process about as much again as the statement (see
+    ``bench/README.md``). libpq waits for the server with the GIL released.
+    """
+
+    def __init__(self, url: str, timeout: float) -> None:
+        self.url = url
+        self.timeout = timeout
+        self.conn: psycopg.Connection[Any] | None = None
+        self._pgconn: Any = None
+        self._transformer: Transformer | None = None
+        self._encoding = "utf-8"
+        # (statement, parameter types) -> (its name on the connection, its columns' names)
+        self._prepared: dict[tuple[bytes, tuple[int, ...]], list[Any]] = {}
+
+    def connection(self) -> psycopg.Connection[Any]:
+        """The open connection (a new one if there is none, or it broke)."""
+        if self.conn is None or self.conn.closed:
+            self._prepared.clear()
+            self.conn = psycopg.connect(self.url, autocommit=True, row_factory=dict_row,
+                                        connect_timeout=max(1, int(self.timeout)))
+            try:
+                self.conn.execute("SET default_transaction_read_only = on")
+            except BaseException:
+                self.conn.close()
+                raise
+            self._pgconn = self.conn.pgconn
+            self._transformer = Transformer(self.conn)
+            self._encoding = self.conn.info.encoding
+        return self.conn
+
+    def command(self, sql: bytes) -> bytes:
+        """Run a statement without parameters (``BEGIN``, ``COMMIT``); its command tag."""
+        return self._check(self._pgconn.exec_(sql)).command_status or b""
+
+    def execute(self, text: str, params: Mapping[str, Any], rows: bool) -> Any:
+        """Run ``text`` (psycopg's ``%(name)s`` markers) with ``params``: its rows as dicts if
+        ``rows``, else the number of rows it changed."""
+        sql, names = _numbered(text)
+        tr = self._transformer
+        assert tr is not None
+        dumped = tr.dump_sequence([params[name] for name in names], _AUTO[len(names)])
+        key = (sql, tr.types)
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            if len(self._prepared) >= MAX_PREPARED:  # never reached by the store's own queries
+                self.command(b"DEALLOCATE ALL")
+                self._prepared.clear()
+            name = f"dd_{len(self._prepared)}".encode()
+            self._check(self._pgconn.prepare(name, sql, tr.types))
+            prepared = self._prepared[key] = [name, None]
+        result = self._check(self._pgconn.exec_prepared(prepared[0], dumped, tr.formats))
+        if not rows:
+            return result.ntuples if result.status == TUPLES_OK else int(
+                result.command_tuples or 0)
+        if prepared[1] is None:
+            prepared[1] = [(result.fname(i) or b"").decode(self._encoding)
+                           for i in range(result.nfields)]
+        columns = prepared[1]
+        tr.set_pgresult(result)
+        return tr.load_rows(0, result.ntuples,
+                            lambda values: dict(zip(columns, values, strict=True)))
+
+    def _check(self, result: Any) -> Any:
+        if result.status in (TUPLES_OK, COMMAND_OK):
+            return result
+        if self._pgconn.status == pq.ConnStatus.BAD:
+            raise psycopg.OperationalError(
+                f"the connection was lost: {result.get_error_message(self._encoding).strip()}")
+        raise errors.error_from_result(result, encoding=self._encoding)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+_MARKER = re.compile(r"%\((\w+)\)s")
+#: Statements prepared on one connection before they are all let go (the store's own
+#: queries are fewer; a text built anew for each call would otherwise pile up).
+MAX_PREPARED = 1000
+_AUTO = [[PyFormat.AUTO] * n for n in range(100)]
+TUPLES_OK = pq.ExecStatus.TUPLES_OK
+COMMAND_OK = pq.ExecStatus.COMMAND_OK
+
+
+@functools.lru_cache(maxsize=4096)
+def _numbered(text: str) -> tuple[bytes, tuple[str, ...]]:
+    """``text`` with its ``%(name)s`` markers as ``$1``, ``$2``, … and the names in order."""
+    names: list[str] = []
+
+    def number(match: re.Match[str]) -> str:
+        if match.group(1) not in names:
+            names.append(match.group(1))
+        return f"${names.index(match.group(1)) + 1}"
+
+    return _MARKER.sub(number, text).encode(), tuple(names)
 
 
 class Lanes:
-    """Worker threads taking jobs from one queue, their results handed back to the event loop
-    in batches.
+    """Worker threads, each with its :class:`Session`, taking jobs from one queue; their
+    results handed back to the event loop in batches.
 
-    What a transaction costs the bot's process beyond its statements is mostly this handoff:
-    ``run_in_executor`` chains a ``concurrent.futures.Future`` to an asyncio one and wakes the
-    loop once per job. Here a job carries the asyncio future itself, and a thread finishing a
-    job wakes the loop only when no earlier result is still waiting to be delivered: under
-    load one wake-up hands back the results of many transactions.
+    A connection pinned to a thread costs no checkout and no return per transaction. What a
+    transaction costs the bot's process beyond its statements is otherwise mostly the
+    handoff: ``run_in_executor`` chains a ``concurrent.futures.Future`` to an asyncio one and
+    wakes the loop once per job. Here a job carries the asyncio future itself, and a thread
+    finishing a job wakes the loop only when no earlier result is still waiting to be
+    delivered: under load one wake-up hands back the results of many transactions.
     """
 
-    def __init__(self, threads: int, name: str) -> None:
+    def __init__(self, sessions: list[Session], name: str) -> None:
         self._jobs: queue.SimpleQueue[tuple[Callable[..., Any], tuple[Any, ...],
                                             asyncio.Future[Any]] | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
@@ -203,40 +325,61 @@ class Lanes:
         self._done: dict[asyncio.AbstractEventLoop,
                          list[tuple[asyncio.Future[Any], bool, Any]]] = {}
         self._closed = False
-        self._threads = [threading.Thread(target=self._work, name=f"{name}-{i}", daemon=True)
-                         for i in range(threads)]
+        self._sessions = sessions
+        self._threads = [threading.Thread(target=self._work, args=(session,),
+                                          name=f"{name}-{i}", daemon=True)
+                         for i, session in enumerate(sessions)]
+        self._started = False
+
+    def connect(self) -> None:
+        """Open every connection (``psycopg.OperationalError`` if one cannot be), then start
+        the threads."""
+        for session in self._sessions:
+            session.connection()
         for thread in self._threads:
             thread.start()
+        self._started = True
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on a free thread; its result (or exception) here."""
+        """``fn(session, *args)`` on a free thread; its result (or exception) here."""
         if self._closed:
             raise RuntimeError("the store is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._jobs.put((fn, args, future))
         return await future
 
-    def close(self) -> None:
-        """Let each thread end once the jobs already queued are done."""
+    def close(self, wait: bool = False) -> None:
+        """Let each thread end once the jobs already queued are done (with ``wait``, wait for
+        them), and close the connections."""
         self._closed = True
+        if not self._started:
+            for session in self._sessions:
+                session.close()
+            return
         for _ in self._threads:
             self._jobs.put(None)
+        if wait:
+            for thread in self._threads:
+                thread.join()
 
-    def _work(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            fn, args, future = job
-            try:
-                outcome = (future, True, fn(*args))
-            except BaseException as exc:  # handed to the awaiting task, as an executor does
-                outcome = (future, False, exc)
-            loop = future.get_loop()
-            with self._lock:
-                waiting = self._done.setdefault(loop, [])
-                waiting.append(outcome)
-                wake = len(waiting) == 1
-            if wake:
-                with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
-                    loop.call_soon_threadsafe(self._deliver, loop)
+    def _work(self, session: Session) -> None:
+        try:
+            while (job := self._jobs.get()) is not None:
+                fn, args, future = job
+                try:
+                    outcome = (future, True, fn(session, *args))
+                except BaseException as exc:  # handed to the awaiting task, as an executor does
+                    outcome = (future, False, exc)
+                loop = future.get_loop()
+                with self._lock:
+                    waiting = self._done.setdefault(loop, [])
+                    waiting.append(outcome)
+                    wake = len(waiting) == 1
+                if wake:
+                    with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
+                        loop.call_soon_threadsafe(self._deliver, loop)
+        finally:
+            session.close()
 
     def _deliver(self, loop: asyncio.AbstractEventLoop) -> None:
         with self._lock:
@@ -248,24 +391,6 @@ class Lanes:
                 future.set_result(value)
             else:
                 future.set_exception(value)
-
-
-def _pool(url: str, size: int, timeout: float) -> ConnectionPool:
-    return ConnectionPool(
-        url,
-        min_size=1,
-        max_size=size,
-        timeout=timeout,
-        open=False,
-        kwargs={"autocommit": True, "row_factory": dict_row},
-        name=redact_url(url),
-    )
-
-
-def _close_pools(*pools: ConnectionPool | None) -> None:
-    for pool in pools:
-        if pool is not None:
-            pool.close()
 
 
 def _lock(conn: psycopg.Connection[Any], key: int, wait: bool) -> bool:
@@ -285,35 +410,87 @@ def _release(conn: psycopg.Connection[Any], key: int | None) -> None:
 
 
 _TRANSIENT = (errors.DeadlockDetected, errors.SerializationFailure)
+BEGIN_WRITE = b"BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
+BEGIN_READ = b"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+#: The read functions (their code) seen running more than one statement: they start with a
+#: snapshot of their own, the others run their one statement outside a transaction.
+_SEVERAL: set[Any] = set()
 
 
-def _transaction(
-    pool: ConnectionPool, write: bool, fn: Callable[..., T], args: Sequence[Any]
-) -> T:
-    for attempt in range(RETRIES + 1):
-        with pool.connection() as conn:
-            conn.isolation_level = (
-                psycopg.IsolationLevel.READ_COMMITTED if write
-                else psycopg.IsolationLevel.REPEATABLE_READ
-            )
-            conn.read_only = not write
-            try:
-                with conn.transaction():
-                    return fn(SqlTx(PostgresDb(conn, write)), *args)
-            except _TRANSIENT as exc:
-                if attempt == RETRIES:
-                    raise
-                log.info("transaction %s rolled back (%s); running it again",
-                         getattr(fn, "__name__", fn), type(exc).__name__)
-    raise AssertionError("unreachable")  # pragma: no cover
+class _Several(BaseException):
+    """A read run as one statement asked for a second one: it needs a snapshot (a
+    ``BaseException``, so that no ``except Exception`` in ``fn`` takes it for its own)."""
 
 
-def _migrate(pool: ConnectionPool, path: Path) -> int:
+def _code(fn: Callable[..., Any]) -> Any:
+    fn = getattr(fn, "__func__", fn)
+    return getattr(fn, "__code__", fn)
+
+
+def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequence[Any]
+                 ) -> T:
+    """Run ``fn(tx, *args)`` in one transaction on the session's connection.
+
+    A read whose function has only ever run one statement runs it outside a transaction (in
+    autocommit, on the read-only session): one statement is one snapshot already, and this
+    costs one round trip where ``BEGIN``, the statement and ``COMMIT`` cost three. When it asks
+    for a second statement, that attempt stops and the function runs again in a ``REPEATABLE
+    READ`` snapshot, as it will from then on.
+    """
+    attempt = 0
+    while True:
+        conn = session.connection()
+        single = not write and _code(fn) not in _SEVERAL
+        db = PostgresDb(session, write, single)
+        try:
+            if not single:
+                session.command(BEGIN_WRITE if write else BEGIN_READ)
+            result = fn(SqlTx(db), *args)
+            if not single:
+                db.committing = True
+                if session.command(b"COMMIT") != b"COMMIT":  # a failed transaction ends so
+                    raise errors.InFailedSqlTransaction(
+                        "the transaction had failed: it was rolled back, not committed")
+            return result
+        except _Several:
+            _SEVERAL.add(_code(fn))
+            continue
+        except _TRANSIENT as exc:
+            _rollback(conn)
+            attempt += 1
+            if attempt > RETRIES:
+                raise
+            log.info("transaction %s rolled back (%s); running it again",
+                     getattr(fn, "__name__", fn), type(exc).__name__)
+        except psycopg.OperationalError:
+            # The connection broke (the server restarted, or ended the session). Before
+            # COMMIT nothing of this transaction holds, so it runs again on a new one; a
+            # COMMIT cut short may or may not have committed, and that is the caller's to
+            # hear. An open connection with an error of its own is not retried.
+            if not conn.closed:
+                _rollback(conn)
+                raise
+            attempt += 1
+            if db.committing or attempt > RETRIES:
+                raise
+            log.warning("the connection to %s broke; running %s again on a new one",
+                        redact_url(session.url), getattr(fn, "__name__", fn))
+        except BaseException:
+            _rollback(conn)
+            raise
+
+
+def _rollback(conn: psycopg.Connection[Any]) -> None:
+    if not conn.closed and conn.info.transaction_status != pq.TransactionStatus.IDLE:
+        conn.execute("ROLLBACK")
+
+
+def _migrate(session: Session, path: Path) -> int:
     migrations = load_migrations(path)
     latest = migrations[-1].version if migrations else 0
-    with pool.connection() as conn:
-        conn.isolation_level = None
-        conn.read_only = False
+    conn = session.connection()
+    conn.read_only = False  # its BEGINs say READ WRITE (the session's default is read-only)
+    try:
         # Several bot processes may start at once: one migrates, the others wait here and
         # then find the work done.
         conn.execute("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
@@ -339,6 +516,9 @@ def _migrate(pool: ConnectionPool, path: Path) -> int:
             # A broken connection has ended its session, and the lock with it.
             with contextlib.suppress(psycopg.Error):
                 conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+    finally:
+        with contextlib.suppress(psycopg.Error):
+            conn.read_only = None
     return current
 
 
@@ -358,19 +538,30 @@ def _first(row: Any) -> Any:
 
 
 class PostgresDb:
-    """:class:`~store.dialect.Db` over a psycopg connection inside one transaction (rows as
-    dicts). In a write transaction reads lock the rows they read (``FOR UPDATE``)."""
+    """:class:`~store.dialect.Db` over a session's connection inside one transaction (rows as
+    dicts). In a write transaction reads lock the rows they read (``FOR UPDATE``).
+    ``single``: a read allowed one statement only (see :func:`_transaction`)."""
 
-    def __init__(self, conn: psycopg.Connection[Any], write: bool) -> None:
-        self.conn = conn
+    def __init__(self, session: Session, write: bool, single: bool = False) -> None:
+        self.session = session
         self.locks_rows = write
+        self.single = single
+        self.committing = False
+        self._statements = 0
+
+    def _execute(self, query: Query, params: Mapping[str, Any], rows: bool) -> Any:
+        if self.single:
+            self._statements += 1
+            if self._statements > 1:
+                raise _Several
+        return self.session.execute(query.postgresql, params, rows)
 
     def one(self, query: Query, params: Mapping[str, Any]) -> Row | None:
-        rows = self.conn.execute(query.postgresql, params).fetchall()  # type: ignore[arg-type]
+        rows = self._execute(query, params, True)
         return rows[0] if rows else None
 
     def all(self, query: Query, params: Mapping[str, Any]) -> list[Row]:
-        return self.conn.execute(query.postgresql, params).fetchall()  # type: ignore[arg-type]
+        return self._execute(query, params, True)  # type: ignore[no-any-return]
 
     def change(self, query: Query, params: Mapping[str, Any]) -> int:
-        return self.conn.execute(query.postgresql, params).rowcount  # type: ignore[arg-type]
+        return self._execute(query, params, False)  # type: ignore[no-any-return]

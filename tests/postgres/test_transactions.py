@@ -1,13 +1,17 @@
 """How the PostgreSQL store runs transactions: a deadlock is rolled back and run again, the
-queries a click repeats are prepared on the server, and the worker threads hand every result
-(or exception) back to the caller that asked for it, however many are under way at once."""
+queries a click repeats are prepared on the server, the worker threads hand every result
+(or exception) back to the caller that asked for it, however many are under way at once, a
+connection the server ended is replaced without an error, a read of several statements sees
+one snapshot, and a transaction that failed is never reported committed."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from typing import Any
 
+import psycopg
 import pytest
 
 from store.base import Conflict
@@ -113,3 +117,77 @@ async def test_a_closed_store_refuses_new_transactions(pg_url: str) -> None:
     await store.close()
     with pytest.raises(RuntimeError, match="closed"):
         await store.write(lambda tx: tx.set_meta("k", "v"))
+
+
+PID = Query.both("SELECT pg_backend_pid() AS pid")
+A_THEN_B = (Query.both("SELECT value FROM meta WHERE key = 'a'"),
+            Query.both("SELECT value FROM meta WHERE key = 'b'"))
+
+
+def _end_other_sessions(url: str) -> int:
+    with psycopg.connect(url, autocommit=True) as conn:
+        return len(conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+            "AND backend_type = 'client backend'").fetchall())
+
+
+async def test_transactions_go_on_after_the_server_ends_every_connection(pg_url: str) -> None:
+    store = await PostgresStore.open(pg_url, pool_size=2)
+    try:
+        await store.write(lambda tx: tx.set_meta("k", "0"))
+        before = {(await store.read(lambda tx: tx.db.one(PID, {})))["pid"] for _ in range(8)}
+        assert await asyncio.to_thread(_end_other_sessions, pg_url) >= 2
+        # Each transaction finds its connection gone before it has done anything: it runs
+        # again on a new one, and neither the reads nor the writes see an error.
+        for i in range(1, 6):
+            await store.write(lambda tx, i=i: tx.set_meta("k", str(i)))
+        assert await store.read(lambda tx: tx.meta("k")) == "5"
+        after = {(await store.read(lambda tx: tx.db.one(PID, {})))["pid"] for _ in range(8)}
+        assert not before & after  # new sessions, pinned again
+        assert await asyncio.to_thread(_end_other_sessions, pg_url) >= 1
+        assert await store.read(lambda tx: tx.meta("k")) == "5"  # a read alone, too
+    finally:
+        await store.close()
+
+
+async def test_a_read_of_several_statements_sees_one_snapshot(pg_url: str) -> None:
+    store = await PostgresStore.open(pg_url, pool_size=1)
+    try:
+        await store.write(lambda tx: (tx.set_meta("a", "0"), tx.set_meta("b", "0")))
+        writer = await asyncio.to_thread(psycopg.connect, pg_url, autocommit=True)
+        calls = []
+
+        def read_a_then_b(tx: Any) -> tuple[str, str]:
+            a = tx.db.one(A_THEN_B[0], {})["value"]
+            calls.append(a)
+            # Between the two reads another session changes both, and commits.
+            writer.execute("UPDATE meta SET value = %s WHERE key IN ('a', 'b')",
+                           (str(len(calls)),))
+            return a, tx.db.one(A_THEN_B[1], {})["value"]
+
+        for _ in range(3):
+            a, b = await store.read(read_a_then_b)
+            assert a == b  # b as of a's snapshot, not as the other session left it
+        writer.close()
+    finally:
+        await store.close()
+
+
+async def test_a_transaction_that_failed_is_not_reported_committed(pg_url: str) -> None:
+    store = await PostgresStore.open(pg_url, pool_size=1)
+    try:
+        def swallow(tx: Any) -> str:
+            tx.set_meta("k", "v")
+            # Caught, but the transaction is aborted all the same: its COMMIT rolls back.
+            with contextlib.suppress(psycopg.errors.DivisionByZero):
+                tx.db.one(Query.both("SELECT 1 / 0 AS x"), {})
+            return "done"
+
+        with pytest.raises(psycopg.errors.InFailedSqlTransaction):
+            await store.write(swallow)
+        assert await store.read(lambda tx: tx.meta("k")) is None
+        await store.write(lambda tx: tx.set_meta("k", "w"))  # and the connection is usable
+        assert await store.read(lambda tx: tx.meta("k")) == "w"
+    finally:
+        await store.close()
