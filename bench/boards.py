@@ -443,7 +443,8 @@ def multiply(path: Path, copies: int) -> float:
     server, on the same day, so every board holds ``copies`` times its lines and the kept
     totals and counts follow through the runs' triggers. Done in SQL, in one transaction,
     with the runs' indexes made again after (the Python rows would take hours at 10,000,000).
-    The ratings are not rated again. Returns the seconds it took."""
+    The new players' ratings are their originals' (``copy_ratings``), not rated again.
+    Returns the seconds it took."""
     start = time.perf_counter()
     conn = sqlite3.connect(path, isolation_level=None)
     try:
@@ -474,6 +475,7 @@ def multiply(path: Path, copies: int) -> float:
                          f"WHERE (user_id & {LOW_BITS}) < {stride}")
         for statement in KEPT_AGAIN:
             conn.execute(statement)
+        copy_ratings(conn, copies, stride)
         for _, sql in [*indexes, *triggers]:
             conn.execute(sql)
         conn.execute("COMMIT")
@@ -481,6 +483,30 @@ def multiply(path: Path, copies: int) -> float:
     finally:
         conn.close()
     return time.perf_counter() - start
+
+
+#: The rating tables, whose rows a new player takes over from the player it copies.
+RATING_TABLES = ("ratings", "rating_members", "rating_history")
+
+
+def copy_ratings(conn: sqlite3.Connection, copies: int, stride: int) -> int:
+    """Give each of ``multiply``'s new players the rating rows of the player whose runs it
+    plays again (the same days, servers and scores), so the rating boards hold ``copies``
+    times their lines as the day boards do. Copies made before are made again (a file
+    multiplied before this step gets them once). Returns the rows added."""
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    added = 0
+    for table in RATING_TABLES:
+        if table not in tables:
+            continue  # rating_history: from migration 0012 on
+        columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+        shifted = ", ".join("owner_id + ?" if c == "owner_id" else c for c in columns)
+        conn.execute(f"DELETE FROM {table} WHERE (owner_id & {LOW_BITS}) >= ?", (stride,))
+        for copy in range(1, copies):
+            added += conn.execute(
+                f"INSERT INTO {table} ({', '.join(columns)}) SELECT {shifted} FROM {table} "
+                f"WHERE (owner_id & {LOW_BITS}) < ?", (copy * stride, stride)).rowcount
+    return added
 
 
 def analyze(path: Path, built: Built) -> None:
