@@ -950,11 +950,19 @@ def plans(s: Samples) -> list[Plan]:
         params = {"game": game, "variant": variant, "guild_id": guild_id,
                   "max_owner_id": bound, "limit": PAGE_SIZE, "offset": 0, "top": 1100,
                   "bottom": 1000, "above": 0, "skip": 0, "owner_id": owner}
+        found.append(Plan(f"rating board page band ({scope})", rq.band, params, index,
+                          sorts=True))
+        if rq.counts is not None:  # unbound: the kept counts per rating (migration 0013)
+            rated = "sqlite_autoindex_rating_counts_1"
+            found += [
+                Plan(f"rating board counts per rating ({scope})", rq.counts, params, rated),
+                Plan(f"rating board size ({scope})", rq.size, params, rated),
+                Plan(f"rating board line ({scope})", rq.line, params, rated),
+            ]
+            continue
         found += [
             Plan(f"rating board page keys ({scope})", rq.keys, params, index),
             Plan(f"rating board above a rating ({scope})", rq.above, params, index),
-            Plan(f"rating board page band ({scope})", rq.band, params, index,
-                 sorts=True),
             # A count with an account-age bound may range the key (guild, game, variant, owner).
             Plan(f"rating board size ({scope})", rq.size, params, f"{index}|PRIMARY KEY"),
         ]

@@ -10,6 +10,9 @@ the page's first and last rating from the index, a count of the players above, t
 Everyone's board walks ``ratings_board``; a server's walks ``rating_members_board``, its
 members' rows, which carry each member's rating (written with the rating, in the same
 transaction: :meth:`RatingsSql.put_ratings`), so neither reads or sorts a whole board.
+Without an account-age bound, a board's count per rating is kept by triggers on both tables
+(``rating_counts``, migration 0013): a page's first and last rating, the count above it, the
+board's size and a line's rank are sums over those counts, not walks of the board's lines.
 
 ``rating_history`` (migration 0012) keeps each player's rating after every rated day they
 played, written by :meth:`RatingsSql.put_history` in the transaction that rates the day: a
@@ -18,10 +21,11 @@ player's trend reads it by its key.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Protocol
 
-from store.boards import shown_name
+from store.boards import count_edges, shown_name
 from store.dialect import Conflict, Db, Query, Row
 
 
@@ -203,6 +207,7 @@ class RatingStatements:
     band: Query
     size: Query
     line: Query
+    counts: Query | None = None
 
 
 def _rating_statements(guild: bool, age: bool) -> RatingStatements:
@@ -210,7 +215,7 @@ def _rating_statements(guild: bool, age: bool) -> RatingStatements:
     src, where = f"{'rating_members' if guild else 'ratings'} AS g", _scope("g", guild, age)[1]
     bsrc, bwhere, days = _scope("b", guild, age)
     name, hidden = shown_name(not guild)
-    return RatingStatements(
+    statements = RatingStatements(
         keys=Query.both(f"""
             SELECT g.rating FROM {src} WHERE {where}
             ORDER BY g.rating DESC LIMIT {{limit}} OFFSET {{offset}}
@@ -231,6 +236,27 @@ def _rating_statements(guild: bool, age: bool) -> RatingStatements:
             SELECT 1 + (SELECT count(*) FROM {src} WHERE {where} AND g.rating > b.rating)
                    AS rank, b.owner_id, {name} AS name, b.rating, {days} AS days,
                    {hidden} AS hidden
+            FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
+            WHERE {bwhere} AND b.owner_id = {{owner_id}}
+        """),
+    )
+    if age:
+        return statements
+    # Unbound, the board's count per rating is kept (rating_counts, migration 0013): a
+    # page's edges, the size and a line's rank are sums over it, as a day board's are.
+    c = ("c.game = {game} AND c.variant = {variant} AND c.guild_id = "
+         + ("{guild_id}" if guild else "0"))
+    return dataclasses.replace(
+        statements,
+        counts=Query.both(f"""
+            SELECT c.rating AS key, c.n FROM rating_counts AS c WHERE {c}
+            ORDER BY c.rating DESC
+        """),
+        size=Query.both(f"SELECT coalesce(sum(c.n), 0) AS n FROM rating_counts AS c WHERE {c}"),
+        line=Query.both(f"""
+            SELECT 1 + (SELECT coalesce(sum(c.n), 0) FROM rating_counts AS c
+                        WHERE {c} AND c.rating > b.rating) AS rank, b.owner_id,
+                   {name} AS name, b.rating, {days} AS days, {hidden} AS hidden
             FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
             WHERE {bwhere} AND b.owner_id = {{owner_id}}
         """),
@@ -337,14 +363,20 @@ class RatingsSql:
 
     def rating_page(self, where: RatingFilter, limit: int, offset: int) -> list[RatingLine]:
         queries, params = _statements(where), _params(where)
-        keys = [int(row["rating"]) for row in self.db.all(
-            queries.keys, {**params, "limit": limit, "offset": offset}
-        )]
-        if not keys:
-            return []
-        top, bottom = keys[0], keys[-1]
-        row = self.db.one(queries.above, {**params, "top": top})
-        above = 0 if row is None else int(row["n"])
+        if queries.counts is not None:
+            edges = count_edges(self.db.all(queries.counts, params), limit, offset)
+            if edges is None:
+                return []
+            top, bottom, above = edges
+        else:
+            keys = [int(row["rating"]) for row in self.db.all(
+                queries.keys, {**params, "limit": limit, "offset": offset}
+            )]
+            if not keys:
+                return []
+            top, bottom = keys[0], keys[-1]
+            row = self.db.one(queries.above, {**params, "top": top})
+            above = 0 if row is None else int(row["n"])
         band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
                 "skip": offset - above}
         return [_rating_line(row) for row in self.db.all(queries.band, band)]
