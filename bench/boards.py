@@ -950,8 +950,10 @@ def plans(s: Samples) -> list[Plan]:
         params = {"game": game, "variant": variant, "guild_id": guild_id,
                   "max_owner_id": bound, "limit": PAGE_SIZE, "offset": 0, "top": 1100,
                   "bottom": 1000, "above": 0, "skip": 0, "owner_id": owner}
+        # Unbound, the page is a walk of the board index, tie groups in name order (migration
+        # 0014): nothing sorted. A bound board's band sorts its tie groups by name.
         found.append(Plan(f"rating board page band ({scope})", rq.band, params, index,
-                          sorts=True))
+                          sorts=bound is not None))
         if rq.counts is not None:  # unbound: the kept counts per rating (migration 0013)
             rated = "sqlite_autoindex_rating_counts_1"
             found += [

@@ -54,18 +54,39 @@ async def test_the_kept_counts_follow_every_rated_day_and_a_recompute(
     assert query(db_path, COUNTED) == before
 
 
+#: Names that sort otherwise than the ids (some shared, some unnamed: listed as '').
+NAMES = {user: f"{'Zed' if k % 3 else 'amy'}{(7 * k) % 4}" for k, user in enumerate(PLAYERS)
+         if k % 7}
+
+
+def listed(names: dict[int, str], rows: list[tuple[int, int, int]]
+           ) -> list[tuple[int, int, int, int]]:
+    """The board a page at a time should show: by rating, equal ratings by name (lower
+    case), then id, each with its rank."""
+    ordered = sorted(rows, key=lambda r: (-r[1], names.get(r[0], "").lower(), r[0]))
+    return [(1 + sum(1 for o in ordered if o[1] > r[1]), *r) for r in ordered]
+
+
 async def test_boards_from_the_counts_are_the_boards_from_the_rows(
     core: Core, clock: Clock, db_path: Path
 ) -> None:
+    for user, name in NAMES.items():
+        await core.rankings.remember_name(user, name)
     for n, day in enumerate(DAYS):
         await play_day(core, clock, day, {u: None if s is None else s + 2 * n
                                           for u, s in PLAYERS.items()})
         clock.advance(days=1)
     await core.ratings.run_due()
+    # After the rating: a player renamed, one named for the first time, one hidden from
+    # everyone's boards (listed there as '').
+    named, renamed, hiding, *_ = PLAYERS
+    names = {**NAMES, renamed: "Aardvark", named: "mo"}
+    await core.rankings.remember_name(renamed, "Aardvark")
+    await core.rankings.remember_name(named, "mo")
+    await core.settings.set_player(hiding, "global-board", "off")
     rows = query(db_path, "SELECT owner_id, rating, days FROM ratings WHERE game = 'tomb'")
-    ratings = sorted(rows, key=lambda r: (-r[1], r[0]))  # no names: listed by id in a tie
-    expected = [(1 + sum(1 for o in ratings if o[1] > r[1]), *r) for r in ratings]
-    viewer = ratings[-1][0]  # on the last page
+    expected = listed({**names, hiding: ""}, rows)
+    viewer = expected[-1][1]  # on the last page
 
     pages = await every_page(core, None, viewer)
     assert len(pages) == 3 and pages[0].size == len(PLAYERS)
@@ -73,6 +94,8 @@ async def test_boards_from_the_counts_are_the_boards_from_the_rows(
     assert pages[0].own is not None and (pages[0].own.rank, pages[0].own.owner_id) == (
         expected[-1][0], viewer)
     assert len({line[0] for line in expected}) < len(expected)  # ties share a rank
+    tied = [line for line in expected if line[0] == expected[-1][0]]
+    assert len({names.get(line[1], "") for line in tied}) > 2  # a tie listed by name
 
     # A server's board, counted, against the same board read from its members' rows (a
     # minimum account age that these old accounts all pass).
@@ -87,3 +110,7 @@ async def test_boards_from_the_counts_are_the_boards_from_the_rows(
         assert counted[0].size == from_rows[0].size > 0
         assert counted[0].own == from_rows[0].own
         assert counted[0].min_account_age == 0 and from_rows[0].min_account_age == 1
+        members = query(db_path, "SELECT m.owner_id, m.rating, r.days FROM rating_members AS m"
+                        " JOIN ratings AS r ON r.game = m.game AND r.variant = m.variant"
+                        " AND r.owner_id = m.owner_id WHERE m.guild_id = ?", (guild,))
+        assert [line for page in counted for line in shown(page)] == listed(names, members)
