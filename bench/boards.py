@@ -1117,7 +1117,7 @@ async def on_postgres(args: argparse.Namespace, path: Path, s: Samples, rng: ran
     """The SQLite file copied into PostgreSQL by ``copy-to`` (or the ``--url`` database as it
     is, when it holds runs), then the same calls and each query's plan there."""
     with contextlib.ExitStack() as stack:
-        url, data = args.url, None
+        url, data = args.url, Path(args.pg_data) if args.pg_data else None
         if url is None:
             try:
                 cluster = stack.enter_context(Cluster(DURABLE))
@@ -1263,6 +1263,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--url", default=None,
                         help="with --postgres: this database (filled by copy-to when it has no "
                              "runs, reused as it is when it has)")
+    parser.add_argument("--pg-data", default=None,
+                        help="with --url: that cluster's data directory, to read the server's "
+                             "CPU per call from /proc (a cluster of this machine's)")
     parser.add_argument("--quick", action="store_true",
                         help="20,000 runs, 2,000 players, 50 servers, 50 calls: checks that "
                              "the bench runs")
