@@ -129,6 +129,13 @@ def _copy(source: Path, url: str) -> list[TableCopy]:
         lite.execute("BEGIN")  # one snapshot of every table
         with psycopg.connect(url) as pg, pg.transaction():
             names = _tables(lite)
+            # Locked before the check that they are empty, so that nothing written between
+            # the check and the TRUNCATE below could be emptied away.
+            present = {row[0] for row in pg.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+            locked = [n for n in names if n in present]  # a missing one: refused just below
+            pg.execute("LOCK TABLE " + ", ".join(f'"{n}"' for n in locked)  # type: ignore[call-overload]
+                       + " IN ACCESS EXCLUSIVE MODE")
             _check_target(pg, names, url)
             # Rows go in as they are: what triggers derive from them (period_points from
             # runs) is copied too, so the triggers must not add it again. Within the
