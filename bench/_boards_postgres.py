@@ -24,7 +24,8 @@ from store.copy import copy_to_postgres
 
 #: A plan node that reads a whole board table.
 PG_FULL_SCAN = re.compile(
-    r"Seq Scan on (runs|period_points|ratings|rating_members|board_counts|period_counts)\b")
+    r"Seq Scan on (runs|period_points|ratings|rating_members|board_counts|period_counts"
+    r"|rating_counts)\b")
 #: A plan node that sorts every row it is given (an incremental sort of tie groups is not).
 PG_SORT = re.compile(r"^\s*(->\s+)?Sort\s+\(")
 #: SQLite's names of the indexes that PostgreSQL names otherwise.
@@ -32,6 +33,7 @@ PG_NAMES = {
     "sqlite_autoindex_period_points_1": "period_points_pkey",
     "sqlite_autoindex_board_counts_1": "board_counts_pkey",
     "sqlite_autoindex_period_counts_1": "period_counts_pkey",
+    "sqlite_autoindex_rating_counts_1": "rating_counts_pkey",
     "PRIMARY KEY": "_pkey",
 }
 

@@ -443,7 +443,8 @@ def multiply(path: Path, copies: int) -> float:
     server, on the same day, so every board holds ``copies`` times its lines and the kept
     totals and counts follow through the runs' triggers. Done in SQL, in one transaction,
     with the runs' indexes made again after (the Python rows would take hours at 10,000,000).
-    The ratings are not rated again. Returns the seconds it took."""
+    The new players' ratings are their originals' (``copy_ratings``), not rated again.
+    Returns the seconds it took."""
     start = time.perf_counter()
     conn = sqlite3.connect(path, isolation_level=None)
     try:
@@ -474,6 +475,7 @@ def multiply(path: Path, copies: int) -> float:
                          f"WHERE (user_id & {LOW_BITS}) < {stride}")
         for statement in KEPT_AGAIN:
             conn.execute(statement)
+        copy_ratings(conn, copies, stride)
         for _, sql in [*indexes, *triggers]:
             conn.execute(sql)
         conn.execute("COMMIT")
@@ -481,6 +483,30 @@ def multiply(path: Path, copies: int) -> float:
     finally:
         conn.close()
     return time.perf_counter() - start
+
+
+#: The rating tables, whose rows a new player takes over from the player it copies.
+RATING_TABLES = ("ratings", "rating_members", "rating_history")
+
+
+def copy_ratings(conn: sqlite3.Connection, copies: int, stride: int) -> int:
+    """Give each of ``multiply``'s new players the rating rows of the player whose runs it
+    plays again (the same days, servers and scores), so the rating boards hold ``copies``
+    times their lines as the day boards do. Copies made before are made again (a file
+    multiplied before this step gets them once). Returns the rows added."""
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    added = 0
+    for table in RATING_TABLES:
+        if table not in tables:
+            continue  # rating_history: from migration 0012 on
+        columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+        shifted = ", ".join("owner_id + ?" if c == "owner_id" else c for c in columns)
+        conn.execute(f"DELETE FROM {table} WHERE (owner_id & {LOW_BITS}) >= ?", (stride,))
+        for copy in range(1, copies):
+            added += conn.execute(
+                f"INSERT INTO {table} ({', '.join(columns)}) SELECT {shifted} FROM {table} "
+                f"WHERE (owner_id & {LOW_BITS}) < ?", (copy * stride, stride)).rowcount
+    return added
 
 
 def analyze(path: Path, built: Built) -> None:
@@ -924,11 +950,24 @@ def plans(s: Samples) -> list[Plan]:
         params = {"game": game, "variant": variant, "guild_id": guild_id,
                   "max_owner_id": bound, "limit": PAGE_SIZE, "offset": 0, "top": 1100,
                   "bottom": 1000, "above": 0, "skip": 0, "owner_id": owner}
+        # Unbound, the page is a walk of the board index, tie groups in name order (migration
+        # 0014): nothing sorted. A bound board's band sorts its tie groups by name.
+        found.append(Plan(f"rating board page band ({scope})", rq.band, params, index,
+                          sorts=bound is not None))
+        if rq.counts is not None:  # unbound: the kept counts per rating (migration 0013)
+            rated = "sqlite_autoindex_rating_counts_1"
+            found += [
+                # A board's distinct ratings are a handful (six on everyone's Donsol board
+                # at 10,000,000 runs): PostgreSQL sorts them rather than walk the key.
+                Plan(f"rating board counts per rating ({scope})", rq.counts, params, rated,
+                     sorts=True),
+                Plan(f"rating board size ({scope})", rq.size, params, rated),
+                Plan(f"rating board line ({scope})", rq.line, params, rated),
+            ]
+            continue
         found += [
             Plan(f"rating board page keys ({scope})", rq.keys, params, index),
             Plan(f"rating board above a rating ({scope})", rq.above, params, index),
-            Plan(f"rating board page band ({scope})", rq.band, params, index,
-                 sorts=True),
             # A count with an account-age bound may range the key (guild, game, variant, owner).
             Plan(f"rating board size ({scope})", rq.size, params, f"{index}|PRIMARY KEY"),
         ]
@@ -1081,7 +1120,7 @@ async def on_postgres(args: argparse.Namespace, path: Path, s: Samples, rng: ran
     """The SQLite file copied into PostgreSQL by ``copy-to`` (or the ``--url`` database as it
     is, when it holds runs), then the same calls and each query's plan there."""
     with contextlib.ExitStack() as stack:
-        url, data = args.url, None
+        url, data = args.url, Path(args.pg_data) if args.pg_data else None
         if url is None:
             try:
                 cluster = stack.enter_context(Cluster(DURABLE))
@@ -1227,6 +1266,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--url", default=None,
                         help="with --postgres: this database (filled by copy-to when it has no "
                              "runs, reused as it is when it has)")
+    parser.add_argument("--pg-data", default=None,
+                        help="with --url: that cluster's data directory, to read the server's "
+                             "CPU per call from /proc (a cluster of this machine's)")
     parser.add_argument("--quick", action="store_true",
                         help="20,000 runs, 2,000 players, 50 servers, 50 calls: checks that "
                              "the bench runs")

@@ -374,7 +374,7 @@ class BoardsSql:
         one read of the board's count per key."""
         counts: Query | None = getattr(queries, "counts", None)
         if counts is not None:
-            edges = _edges(self.db.all(counts, params), limit, offset)
+            edges = count_edges(self.db.all(counts, params), limit, offset)
             if edges is None:
                 return []
             top, bottom, above = edges
@@ -399,7 +399,7 @@ class BoardsSql:
         return None if row is None else _period_line(row)
 
 
-def _edges(counts: list[Row], limit: int, offset: int) -> tuple[Any, Any, int] | None:
+def count_edges(counts: list[Row], limit: int, offset: int) -> tuple[Any, Any, int] | None:
     """From a board's count per key (best first): the keys of the lines at ``offset`` and
     ``offset + limit - 1`` (or the last line), and how many lines score above the first;
     None past the board's end."""

@@ -10,6 +10,9 @@ the page's first and last rating from the index, a count of the players above, t
 Everyone's board walks ``ratings_board``; a server's walks ``rating_members_board``, its
 members' rows, which carry each member's rating (written with the rating, in the same
 transaction: :meth:`RatingsSql.put_ratings`), so neither reads or sorts a whole board.
+Without an account-age bound, a board's count per rating is kept by triggers on both tables
+(``rating_counts``, migration 0013): a page's first and last rating, the count above it, the
+board's size and a line's rank are sums over those counts, not walks of the board's lines.
 
 ``rating_history`` (migration 0012) keeps each player's rating after every rated day they
 played, written by :meth:`RatingsSql.put_history` in the transaction that rates the day: a
@@ -18,10 +21,11 @@ player's trend reads it by its key.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Protocol
 
-from store.boards import shown_name
+from store.boards import count_edges, shown_name
 from store.dialect import Conflict, Db, Query, Row
 
 
@@ -122,9 +126,13 @@ INSERT_RATED_DAY = Query.both("""
     VALUES ({game}, {variant}, {day}, {players}, {at})
     ON CONFLICT DO NOTHING
 """)
+#: A first rating takes the name it is listed by from ``players`` (migration 0014; the
+#: players' triggers keep it after).
 UPSERT_RATING = Query.both("""
-    INSERT INTO ratings (game, variant, owner_id, mu, sigma, rating, days, last_day)
-    VALUES ({game}, {variant}, {owner_id}, {mu}, {sigma}, {rating}, {days}, {last_day})
+    INSERT INTO ratings (game, variant, owner_id, mu, sigma, rating, days, last_day, name_key)
+    VALUES ({game}, {variant}, {owner_id}, {mu}, {sigma}, {rating}, {days}, {last_day},
+            coalesce((SELECT CASE WHEN p.hidden = 1 THEN '' ELSE lower(p.name) END
+                      FROM players AS p WHERE p.user_id = {owner_id}), ''))
     ON CONFLICT (game, variant, owner_id) DO UPDATE SET
         mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,
         days = excluded.days, last_day = excluded.last_day
@@ -136,8 +144,10 @@ UPDATE_MEMBER_RATING = Query.both("""
 """)
 #: A membership gets the rating as it stands (put_ratings runs first in the same write).
 INSERT_MEMBER = Query.both("""
-    INSERT INTO rating_members (guild_id, game, variant, owner_id, rating)
-    SELECT {guild_id}, r.game, r.variant, r.owner_id, r.rating FROM ratings AS r
+    INSERT INTO rating_members (guild_id, game, variant, owner_id, rating, name_key)
+    SELECT {guild_id}, r.game, r.variant, r.owner_id, r.rating,
+           coalesce((SELECT lower(p.name) FROM players AS p WHERE p.user_id = r.owner_id), '')
+    FROM ratings AS r
     WHERE r.game = {game} AND r.variant = {variant} AND r.owner_id = {owner_id}
     ON CONFLICT DO NOTHING
 """)
@@ -203,6 +213,7 @@ class RatingStatements:
     band: Query
     size: Query
     line: Query
+    counts: Query | None = None
 
 
 def _rating_statements(guild: bool, age: bool) -> RatingStatements:
@@ -210,7 +221,7 @@ def _rating_statements(guild: bool, age: bool) -> RatingStatements:
     src, where = f"{'rating_members' if guild else 'ratings'} AS g", _scope("g", guild, age)[1]
     bsrc, bwhere, days = _scope("b", guild, age)
     name, hidden = shown_name(not guild)
-    return RatingStatements(
+    statements = RatingStatements(
         keys=Query.both(f"""
             SELECT g.rating FROM {src} WHERE {where}
             ORDER BY g.rating DESC LIMIT {{limit}} OFFSET {{offset}}
@@ -231,6 +242,44 @@ def _rating_statements(guild: bool, age: bool) -> RatingStatements:
             SELECT 1 + (SELECT count(*) FROM {src} WHERE {where} AND g.rating > b.rating)
                    AS rank, b.owner_id, {name} AS name, b.rating, {days} AS days,
                    {hidden} AS hidden
+            FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
+            WHERE {bwhere} AND b.owner_id = {{owner_id}}
+        """),
+    )
+    if age:
+        return statements
+    # Unbound, the board's count per rating is kept (rating_counts, migration 0013): a
+    # page's edges, the size and a line's rank are sums over it, as a day board's are, and
+    # the page is a walk of the board index, tie groups in name order (name_key, migration
+    # 0014), to its first line; only its own lines read their days and names. Ranks come
+    # from the counts; the caller puts the page's lines in order (the index's order).
+    c = ("c.game = {game} AND c.variant = {variant} AND c.guild_id = "
+         + ("{guild_id}" if guild else "0"))
+    keyed = "rating_members" if guild else "ratings"
+    return dataclasses.replace(
+        statements,
+        band=Query.both(f"""
+            WITH page AS (
+                SELECT g.owner_id, g.rating, g.name_key FROM {keyed} AS g
+                WHERE {where} AND g.rating BETWEEN {{bottom}} AND {{top}}
+                ORDER BY g.rating DESC, g.name_key, g.owner_id
+                LIMIT {{limit}} OFFSET {{skip}}
+            )
+            SELECT 0 AS rank, page.owner_id, {name} AS name, page.rating, d.days,
+                   {hidden} AS hidden, page.name_key
+            FROM page JOIN ratings AS d ON d.game = {{game}} AND d.variant = {{variant}}
+                 AND d.owner_id = page.owner_id
+            LEFT JOIN players AS p ON p.user_id = page.owner_id
+        """),
+        counts=Query.both(f"""
+            SELECT c.rating AS key, c.n FROM rating_counts AS c WHERE {c}
+            ORDER BY c.rating DESC
+        """),
+        size=Query.both(f"SELECT coalesce(sum(c.n), 0) AS n FROM rating_counts AS c WHERE {c}"),
+        line=Query.both(f"""
+            SELECT 1 + (SELECT coalesce(sum(c.n), 0) FROM rating_counts AS c
+                        WHERE {c} AND c.rating > b.rating) AS rank, b.owner_id,
+                   {name} AS name, b.rating, {days} AS days, {hidden} AS hidden
             FROM {bsrc} LEFT JOIN players AS p ON p.user_id = b.owner_id
             WHERE {bwhere} AND b.owner_id = {{owner_id}}
         """),
@@ -337,6 +386,8 @@ class RatingsSql:
 
     def rating_page(self, where: RatingFilter, limit: int, offset: int) -> list[RatingLine]:
         queries, params = _statements(where), _params(where)
+        if queries.counts is not None:
+            return self._counted_page(queries, params, limit, offset)
         keys = [int(row["rating"]) for row in self.db.all(
             queries.keys, {**params, "limit": limit, "offset": offset}
         )]
@@ -348,6 +399,27 @@ class RatingsSql:
         band = {**params, "above": above, "top": top, "bottom": bottom, "limit": limit,
                 "skip": offset - above}
         return [_rating_line(row) for row in self.db.all(queries.band, band)]
+
+    def _counted_page(self, queries: RatingStatements, params: dict[str, object], limit: int,
+                      offset: int) -> list[RatingLine]:
+        """A page of an unbound board: its edges and ranks from the kept counts, its lines
+        from one walk of the board index."""
+        assert queries.counts is not None
+        counts = self.db.all(queries.counts, params)
+        edges = count_edges(counts, limit, offset)
+        if edges is None:
+            return []
+        top, bottom, above = edges
+        ranks: dict[int, int] = {}
+        seen = 0
+        for row in counts:  # best first: a rating's rank is 1 + the players above it
+            ranks[int(row["key"])] = seen + 1
+            seen += int(row["n"])
+        band = {**params, "top": top, "bottom": bottom, "limit": limit, "skip": offset - above}
+        rows = sorted(self.db.all(queries.band, band),
+                      key=lambda r: (-int(r["rating"]), r["name_key"], r["owner_id"]))
+        return [dataclasses.replace(_rating_line(row), rank=ranks[int(row["rating"])])
+                for row in rows]
 
     def rating_size(self, where: RatingFilter) -> int:
         row = self.db.one(_statements(where).size, _params(where))

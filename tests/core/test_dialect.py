@@ -11,11 +11,22 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from store import boards, challenges, pars, posts, records, runs, seasons, series, settings
+from store import (
+    boards,
+    challenges,
+    pars,
+    posts,
+    ratings,
+    records,
+    runs,
+    seasons,
+    series,
+    settings,
+)
 from store.dialect import Query
 from store.sqlite import SqliteStore
 
-CONCERNS = (runs, settings, posts, boards, records, challenges, series, pars, seasons)
+CONCERNS = (runs, settings, posts, boards, records, challenges, series, pars, seasons, ratings)
 
 
 def every_query() -> dict[str, Query]:
@@ -25,7 +36,8 @@ def every_query() -> dict[str, Query]:
         for name, value in vars(module).items():
             if isinstance(value, Query):
                 found[f"{module.__name__}.{name}"] = value
-    for scope, statements in [*boards.BOARD_STATEMENTS.items(), *boards.PERIOD_STATEMENTS.items()]:
+    for scope, statements in [*boards.BOARD_STATEMENTS.items(), *boards.PERIOD_STATEMENTS.items(),
+                              *ratings.RATING_STATEMENTS.items()]:
         for field, query in vars(statements).items():
             if query is not None:  # a scope without kept counts has no counts statement
                 found[f"{type(statements).__name__}{scope}.{field}"] = query

@@ -152,3 +152,59 @@ def test_python_m_bot_copy_to(pg_cluster: Cluster, tmp_path: Path) -> None:
     assert again.returncode == 1
     assert again.stdout == ""
     assert again.stderr.count("\n") == 1 and "is not empty" in again.stderr
+
+
+def indexes(url: str) -> dict[str, str]:
+    """Every index of the database, by name, with its definition."""
+    with psycopg.connect(url) as conn:
+        found = conn.execute(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'").fetchall()
+    return {name: made_by for name, made_by in found}
+
+
+async def test_a_copy_keeps_every_index_and_leaves_the_planner_statistics(
+    pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    source = tmp_path / "deck.sqlite3"
+    await fill(source)
+    url, migrated = pg_cluster.create_database(), pg_cluster.create_database()
+    async with await Core.open(migrated):
+        pass
+    await copy_to_postgres(source, url)
+    assert indexes(url) == indexes(migrated)
+    assert len(indexes(url)) > 20
+    with psycopg.connect(url) as conn:  # the copy analyzed what it copied
+        unanalyzed = conn.execute(
+            "SELECT relname FROM pg_stat_user_tables WHERE last_analyze IS NULL "
+            "AND relname IN ('runs', 'moves', 'period_points')").fetchall()
+        # and wrote the rows frozen: no first read has to mark them committed
+        # (HEAP_XMIN_FROZEN: both of the tuple's "inserted by" bits set)
+        conn.execute("CREATE EXTENSION pageinspect")
+        frozen = conn.execute(
+            "SELECT count(*) FILTER (WHERE t_infomask & 768 = 768), count(*) "
+            "FROM heap_page_items(get_raw_page('runs', 0))").fetchone()
+    assert unanalyzed == []
+    assert frozen == (2, 2)
+
+
+async def test_a_copy_failing_at_an_index_writes_nothing_and_keeps_the_indexes(
+    pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    source = tmp_path / "deck.sqlite3"
+    await fill(source)
+    lite = sqlite3.connect(source)  # two dailies of one day: runs_one_daily refuses them
+    with lite:
+        lite.execute("DROP INDEX runs_one_daily")
+        columns = ", ".join(row[1] for row in lite.execute("PRAGMA table_info(runs)")
+                            if row[1] != "id")
+        lite.execute(f"INSERT INTO runs ({columns}) SELECT {columns} FROM runs "
+                     "WHERE kind = 'daily'")
+    lite.close()
+    url = pg_cluster.create_database()
+    async with await Core.open(url):
+        pass
+    before = indexes(url)
+    with pytest.raises(CopyRefused, match=r"said: could not create unique index .runs_one_daily"):
+        await copy_to_postgres(source, url)
+    assert indexes(url) == before and "runs_one_daily" in before
+    assert rows(url, "runs") == 0 and rows(url, "moves") == 0
