@@ -19,6 +19,7 @@ Choices where the rules left room:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
@@ -58,9 +59,11 @@ speak_with(dump_text, load_text)
 #: version and an equal dump: a state loaded from its dump equals the state dumped (the
 #: engines round-trip, ``tests/rules/test_phrases.py``), so this is a memo of ``engine.load``
 #: keyed by what it reads. The row stays the truth: a row another process (or a rolled-back
-#: batch) left otherwise simply misses. Bounded; cleared when full.
+#: batch) left otherwise simply misses. Kept small, the oldest written first out: each entry
+#: is objects the garbage collector walks on every full collection (at 4096 entries that
+#: cost more under load than the loads it saved, bench/load.py).
 _WRITTEN: dict[int, tuple[int, dict[str, Any], Any]] = {}
-_WRITTEN_LIMIT = 4096
+_WRITTEN_LIMIT = 256
 
 #: Decides whether a run that ends now ranks (besides replaying to its state): the daily's
 #: window. ``(run, now) -> bool``.
@@ -430,8 +433,10 @@ def load(tx: Tx, row: RunRow, *, repair: bool) -> Run:
 
 def _remember(run_id: int, version: int, dump: dict[str, Any], state: Any) -> None:
     """Note ``state`` as the run's at ``version``, stored as ``dump`` (see ``_WRITTEN``)."""
-    if len(_WRITTEN) >= _WRITTEN_LIMIT and run_id not in _WRITTEN:
-        _WRITTEN.clear()
+    _WRITTEN.pop(run_id, None)  # back in at the newest end
+    if len(_WRITTEN) >= _WRITTEN_LIMIT:
+        with contextlib.suppress(StopIteration, KeyError, RuntimeError):  # another writer thread
+            del _WRITTEN[next(iter(_WRITTEN))]
     _WRITTEN[run_id] = (version, dump, state)
 
 
