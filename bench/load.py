@@ -15,7 +15,8 @@ buttons and one durable SQLite write per click) in the same run:
   a change in the machine's background load hits both alike;
 - back-to-back: every player clicks as soon as the last click is answered (the most clicks
   per second one process sustains), one game at a time, with the bot's CPU time per click
-  read from ``/proc/<pid>/stat``.
+  read from ``/proc/<pid>/stat``; with ``--burst-rounds N`` in N rounds alternating between
+  the bots, reported round by round (median, range, ratio per game).
 
 Afterwards: every interaction got exactly one answer, every promised move is stored, every
 run replays to its stored state, ``PRAGMA integrity_check`` is ok, and the bot logged no
@@ -26,6 +27,8 @@ top costs are printed.
     .venv/bin/python -m bench.load --quick    # 10 players, seconds: checks that it all runs
     .venv/bin/python -m bench.load --profile  # and where the bot's time goes
     .venv/bin/python -m bench.load --twin     # the minimal bot against a copy of itself
+    .venv/bin/python -m bench.load --pictures off --rounds 6 --burst-rounds 5 --burst 6
+                                              # CPU per click, both phases alternating
 
 ``--twin`` shows how far apart this bench puts two equal bots on this machine: the ratio of
 their p99s strays well either side of 1 from run to run.
@@ -98,6 +101,8 @@ class Target:
     profile: list[str] = field(default_factory=list)
     unreported: list[Outcome] = field(default_factory=list)  # the profiled phase's
     rounds: list[Phase] = field(default_factory=list)  # the paced phase's, one by one
+    #: The back-to-back phases, one by one, by game ("mixed": the minimal bot's one game).
+    burst_rounds: dict[str, list[Phase]] = field(default_factory=dict)
 
 
 async def run_phase(discord: StandIn, bot: BotProcess, name: str, games: tuple[str, ...],
@@ -203,12 +208,21 @@ async def measure_all(folder: Path, args: argparse.Namespace) -> list[Target]:
         for s in subjects:
             s.target.rounds = paced[s.target.name]
             s.target.phases.append(_merge(paced[s.target.name]))
-            per_game = s.target.name == "project"
-            for game in games if per_game else ("mixed",):
-                chosen = (game,) if game != "mixed" else games
-                s.target.phases.append(await run_phase(
-                    s.discord, s.bot, "back-to-back", chosen, args.players, args.burst, None,
-                    s.next_users(), s.is_move_id, args.seed))
+        # Back to back, each game in turn; with --burst-rounds the bots alternate round after
+        # round too, so that both meet the machine's changing load alike.
+        burst: dict[str, dict[str, list[Phase]]] = {s.target.name: {} for s in subjects}
+        for round_ in range(args.burst_rounds):
+            for s in subjects if round_ % 2 == 0 else subjects[::-1]:
+                per_game = s.target.name == "project"
+                for game in games if per_game else ("mixed",):
+                    chosen = (game,) if game != "mixed" else games
+                    burst[s.target.name].setdefault(game, []).append(await run_phase(
+                        s.discord, s.bot, "back-to-back", chosen, args.players, args.burst,
+                        None, s.next_users(), s.is_move_id, args.seed + round_))
+        for s in subjects:
+            for game, phases in burst[s.target.name].items():
+                s.target.phases.append(_merge(phases))
+                s.target.burst_rounds[game] = phases
             if args.profile:
                 s.target.profile = await profiled(s, games, args, folder)
         for s in subjects:
@@ -368,6 +382,34 @@ def paced_rounds(targets: list[Target]) -> None:
                     f"[{min(ratios):.2f}-{max(ratios):.2f}]")
 
 
+def burst_rounds(targets: list[Target]) -> None:
+    """With several back-to-back rounds: each bot's CPU per interaction and clicks/s per game,
+    round by round, with the median and range, and each game's ratio to the other bot's
+    ("mixed", its one game) round by round."""
+    measured = [t for t in targets if any(len(p) > 1 for p in t.burst_rounds.values())]
+    if not measured:
+        return
+    print("back-to-back CPU per interaction (ms) and clicks/s, round by round: median [range]")
+    for target in measured:
+        for game, phases in target.burst_rounds.items():
+            cpu = [cpu_per_interaction(p) for p in phases]
+            rate = [p.answered / p.seconds for p in phases]
+            print(f"  {target.name:<9} {game:<9} " + " ".join(f"{v:.2f}" for v in cpu)
+                  + f"   {statistics.median(cpu):.2f} [{min(cpu):.2f}-{max(cpu):.2f}] ms;"
+                  f" {statistics.median(rate):.0f} [{min(rate):.0f}-{max(rate):.0f}] /s")
+    first, others = measured[0], measured[1:]
+    for other in others:
+        base = other.burst_rounds.get("mixed") or next(iter(other.burst_rounds.values()))
+        for game, phases in first.burst_rounds.items():
+            ratios = [cpu_per_interaction(a) / cpu_per_interaction(b)
+                      for a, b in zip(phases, base, strict=False) if cpu_per_interaction(b) > 0]
+            if ratios:
+                print(f"  {first.name} {game} / {other.name}: "
+                      + " ".join(f"{r:.2f}" for r in ratios)
+                      + f"   median {statistics.median(ratios):.2f} "
+                        f"[{min(ratios):.2f}-{max(ratios):.2f}]")
+
+
 def report(targets: list[Target], args: argparse.Namespace) -> bool:
     """Print the figures; whether every check passed (targets missed are only reported)."""
     print(f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
@@ -407,6 +449,7 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
             print(f"{target.name:<9} starting a run (/play), {name}: {len(starts)}, "
                   f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")
     paced_rounds(targets)
+    burst_rounds(targets)
     ok = True
     project, minimal = paced_p99.get("project", {}), paced_p99.get("minimal", {})
     if project and minimal:
@@ -484,6 +527,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="do not measure the minimal bot")
     parser.add_argument("--rounds", type=int, default=3,
                         help="the paced phase alternates between the bots in this many rounds")
+    parser.add_argument("--burst-rounds", type=int, default=1,
+                        help="back-to-back rounds, each --burst seconds per game, alternating "
+                             "between the bots (1)")
     parser.add_argument("--twin", action="store_true",
                         help="measure the minimal bot against a second copy of itself instead "
                              "of the project: the ratio two equal bots get here")
@@ -493,6 +539,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"table pictures: {args.pictures}")
     if args.quick:
         args.players, args.paced, args.burst, args.rounds = min(args.players, 10), 2.0, 1.0, 1
+        args.burst_rounds = min(args.burst_rounds, 2)
     return 0 if asyncio.run(main_async(args)) else 1
 
 

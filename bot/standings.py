@@ -8,6 +8,7 @@ dates and plain numbers; another language gets its own (``1 234``, ``1 décembre
 
 from __future__ import annotations
 
+import functools
 from datetime import date, datetime
 from typing import Any
 
@@ -699,12 +700,18 @@ COMMITMENT_FIELD = N_("Commitment `{commitment}`: the seed is revealed when the 
 def commitment_field(embed: discord.Embed, run: Run, commitment: str,
                      language: Language = ENGLISH) -> None:
     assert run.day is not None
-    embed.add_field(
-        name=language.format(DEAL_OF, game_day=game_day(run.game, run.day, language)),
-        value=language.format(COMMITMENT_FIELD, commitment=short_commitment(commitment),
-                              when=at(closes_at(run.day))),
-        inline=False,
-    )
+    name, value = _commitment_words(run.game, run.day, commitment, language)
+    embed.add_field(name=name, value=value, inline=False)
+
+
+@functools.lru_cache(maxsize=256)
+def _commitment_words(game: str, day: str, commitment: str,
+                      language: Language) -> tuple[str, str]:
+    # Said once per game, day and language: it is on every click's board of a daily, and
+    # its date words (Babel) cost more than the rest of the field.
+    return (language.format(DEAL_OF, game_day=game_day(game, day, language)),
+            language.format(COMMITMENT_FIELD, commitment=short_commitment(commitment),
+                            when=at(closes_at(day))))
 
 
 # ----- /verify ------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ statuses as enums (they are ``str`` enums, so they compare equal to the stored t
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -58,8 +59,7 @@ class Run:
 
     @classmethod
     def from_row(cls, row: RunRow, state: Any) -> Run:
-        names = [f.name for f in dataclasses.fields(cls) if f.name != "state"]
-        fields = {name: getattr(row, name) for name in names}
+        fields = {name: getattr(row, name) for name in _ROW_FIELDS}
         fields.update(kind=RunKind(row.kind), status=RunStatus(row.status))
         return cls(**fields, state=state)
 
@@ -67,9 +67,11 @@ class Run:
     def engine(self) -> Game[Any]:
         return GAMES[self.game]
 
-    @property
+    @functools.cached_property
     def view(self) -> dict[str, Any]:
-        """The engine's public view of the state (``Game.view``): what the board draws."""
+        """The engine's public view of the state (``Game.view``): what the board draws.
+        Worked out once per run object (a state never changes; a changed run is a new
+        object), so a click's board and its checks share one; read it, never change it."""
         return self.engine.view(self.state)
 
     @property
@@ -84,3 +86,8 @@ class Run:
     @property
     def title(self) -> str:
         return self.engine.title
+
+
+#: The fields a run takes from its row as they are (all but the enums' and the state).
+_ROW_FIELDS = tuple(f.name for f in dataclasses.fields(Run)
+                    if f.name not in ("state", "kind", "status"))

@@ -19,6 +19,7 @@ Choices where the rules left room:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
@@ -51,6 +52,18 @@ log = logging.getLogger(__name__)
 # are said in each reader's language when read back; the store may not import the engines,
 # so the core hands it their codec (store/texts.py).
 speak_with(dump_text, load_text)
+
+#: The state of each run as this process last wrote it: run id -> (version, dump, state). The
+#: next click on that run finds the row it wrote and is handed the state object it already
+#: has instead of one rebuilt from the row (``load``), but only when the row holds that very
+#: version and an equal dump: a state loaded from its dump equals the state dumped (the
+#: engines round-trip, ``tests/rules/test_phrases.py``), so this is a memo of ``engine.load``
+#: keyed by what it reads. The row stays the truth: a row another process (or a rolled-back
+#: batch) left otherwise simply misses. Kept small, the oldest written first out: each entry
+#: is objects the garbage collector walks on every full collection (at 4096 entries that
+#: cost more under load than the loads it saved, bench/load.py).
+_WRITTEN: dict[int, tuple[int, dict[str, Any], Any]] = {}
+_WRITTEN_LIMIT = 256
 
 #: Decides whether a run that ends now ranks (besides replaying to its state): the daily's
 #: window. ``(run, now) -> bool``.
@@ -336,6 +349,8 @@ class Runs:
         if over:
             saved = dataclasses.replace(saved, ranked=self._ranks(tx, saved, dump, now))
         _update(tx, saved, run.version, dump, view, now)
+        saved.__dict__["view"] = view  # Run.view, worked out already (a cached property)
+        _remember(run.id, saved.version, dump, state)
         return saved
 
     def _finish(self, tx: Tx, run: Run, status: RunStatus, now: str) -> Run:
@@ -361,6 +376,7 @@ def insert_run(tx: Tx, new: NewRun, state: Any) -> Run:
     run_id = tx.insert_run(new)
     row = tx.run(run_id)
     assert row is not None
+    _remember(run_id, row.version, new.state, state)
     return Run.from_row(row, state)
 
 
@@ -403,6 +419,9 @@ def load(tx: Tx, row: RunRow, *, repair: bool) -> Run:
                "bot no longer plays, so it cannot be resumed."),
             {"game": engine.title, "rules": row.rules},
         ))
+    written = _WRITTEN.get(row.id)
+    if written is not None and written[0] == row.version and written[1] == row.state:
+        return Run.from_row(row, written[2])
     try:
         state = engine.load(row.state)
     except ValueError as exc:
@@ -410,6 +429,15 @@ def load(tx: Tx, row: RunRow, *, repair: bool) -> Run:
             raise _NeedsRepair from exc
         state = _rebuild(tx, engine, row, exc)
     return Run.from_row(row, state)
+
+
+def _remember(run_id: int, version: int, dump: dict[str, Any], state: Any) -> None:
+    """Note ``state`` as the run's at ``version``, stored as ``dump`` (see ``_WRITTEN``)."""
+    _WRITTEN.pop(run_id, None)  # back in at the newest end
+    if len(_WRITTEN) >= _WRITTEN_LIMIT:
+        with contextlib.suppress(StopIteration, KeyError, RuntimeError):  # another writer thread
+            del _WRITTEN[next(iter(_WRITTEN))]
+    _WRITTEN[run_id] = (version, dump, state)
 
 
 def verified(

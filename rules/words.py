@@ -99,7 +99,7 @@ class Phrase(str):
     # adapter asks for it: the engines make a phrase for every event of every move (a solver
     # or a random playout makes millions that nobody reads), so a phrase costs no more than
     # its formatted English and four slots.
-    __slots__ = ("_count", "_message", "_params", "_plural", "_template")
+    __slots__ = ("_count", "_message", "_params", "_plural", "_said", "_template")
 
     def __new__(cls, template: str, /, *, plural: str | None = None, count: int | None = None,
                 **params: object) -> Phrase:
@@ -146,6 +146,7 @@ class Phrase(str):
         made._plural = plural
         made._count = count
         made._message = None
+        made._said = None
         return made
 
     @property
@@ -167,6 +168,7 @@ class Phrase(str):
         made._plural = message.plural
         made._count = message.count
         made._message = message
+        made._said = None
         return made
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled to the picture worker with its message
@@ -186,7 +188,16 @@ def said(message: Message | Phrase | str, lookup: Lookup) -> str:
     """``message`` in the language ``lookup`` speaks: a plain ``str`` is looked up whole (a
     marked word without fields, or, if never marked, itself)."""
     if isinstance(message, Phrase):
-        return message.message.render(lookup)
+        # Said once per language: a phrase never changes, and neither does a language's
+        # catalog, so the last language's words are kept on the phrase (a board says the
+        # same shared phrases, the card names and the run's events, click after click).
+        speaker = getattr(lookup, "__self__", lookup)  # a Language's lookup is a bound method
+        kept = message._said
+        if kept is not None and kept[0] is speaker:
+            return kept[1]
+        text = message.message.render(lookup)
+        message._said = (speaker, text)
+        return text
     if isinstance(message, Message):
         return message.render(lookup)
     return lookup(message, None, None)

@@ -391,8 +391,13 @@ def arrange(groups: Sequence[Sequence[ButtonSpec]]) -> tuple[ButtonSpec, ...]:
         row = 0
         for group in groups:
             for i, b in enumerate(group):
-                placed.append(dataclasses.replace(b, row=row + i // PER_ROW))
+                placed.append(_on_row(b, row + i // PER_ROW))
             row += math.ceil(len(group) / PER_ROW)
     else:
-        placed = [dataclasses.replace(b, row=i // PER_ROW) for i, b in enumerate(flat)]
+        placed = [_on_row(b, i // PER_ROW) for i, b in enumerate(flat)]
     return tuple(placed)
+
+
+def _on_row(spec: ButtonSpec, row: int) -> ButtonSpec:
+    # Specs are frozen: one already on its row is used as it is (no copy).
+    return spec if spec.row == row else dataclasses.replace(spec, row=row)

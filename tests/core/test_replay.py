@@ -153,3 +153,30 @@ async def test_a_tampered_move_is_not_ranked(
         r.levelno == logging.WARNING and r.getMessage().startswith(f"run {run.id}:")
         for r in caplog.records
     )
+
+
+async def test_a_run_is_read_as_stored_after_this_process_wrote_it(
+    db_path: Path, clock: Clock
+) -> None:
+    """A process hands the next click the state it wrote itself only while the row still holds
+    exactly that write: a run another process wrote since, or a row changed at the same
+    version, is read from the row."""
+    async with await Core.open(db_path, clock=clock) as here, \
+            await Core.open(db_path, clock=clock) as there:
+        run = await here.runs.start(ALICE, "donsol", seed=0)
+        run = await here.runs.act(run.id, ALICE, 0, "take 3D")
+        assert DONSOL.dump((await here.runs.get(run.id)).state) == DONSOL.dump(run.state)
+        await there.runs.act(run.id, ALICE, 1, "take 4H")  # another process writes
+        read = await here.runs.get(run.id)
+        assert DONSOL.dump(read.state) == DONSOL.dump(
+            replay("donsol", None, 0, ["take 3D", "take 4H"]))
+        after = await here.runs.act(run.id, ALICE, 2, "take 8C")
+        assert DONSOL.dump(after.state) == DONSOL.dump(
+            replay("donsol", None, 0, ["take 3D", "take 4H", "take 8C"]))
+        # The row changed behind this process's back at the version it wrote: the row wins.
+        other = replay("donsol", None, 0, ["take 3D", "take 4H", "take JC"])
+        execute(db_path, "UPDATE runs SET state = ? WHERE id = ?",
+                (json.dumps(DONSOL.dump(other)), run.id))
+        read = await here.runs.get(run.id)
+        assert read.version == after.version
+        assert DONSOL.dump(read.state) == DONSOL.dump(other) != DONSOL.dump(after.state)

@@ -113,3 +113,15 @@ def test_counted_words_are_plural_phrases() -> None:
     assert plural(1, "card") == "1 card" and plural(3, "card") == "3 cards"
     assert said(plural(3, "card"), _french) == "3 cartes"
     assert plural(2, "goblin") == "2 goblins"  # a word the catalogs do not count stays English
+
+
+def test_a_phrase_said_in_one_language_then_another_speaks_each() -> None:
+    """What a phrase said last is kept on it: said again in another language, it is said in
+    that one, and back."""
+    from rules.words import english
+
+    phrase = Phrase(N_("You drink {card} and heal {n} HP."), card=Phrase(N_("Queen")), n=3)
+    for _ in range(2):
+        assert said(phrase, _french) == "Tu bois Dame et regagnes 3 PV."
+        assert said(phrase, english) == "You drink Queen and heal 3 HP."
+    assert Message("{what}", {"what": phrase}).render(_french) == "Tu bois Dame et regagnes 3 PV."
