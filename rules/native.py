@@ -95,6 +95,18 @@ def search(game_key: str, state: Any, budget_nodes: int | None) -> Outcome:
     return Outcome(tuple(score), actions, bool(exact), int(nodes))
 
 
+def budget_for(game_key: str, nodes: int, scale: int) -> int:
+    """The budget, in the reference search's nodes (as callers pass it), that buys a native
+    search ``nodes * scale`` of its own nodes (rounded up) rather than the glue's ``nodes *
+    glue.scale``: for callers that want fewer native nodes than a par (a hint, a turning
+    point). ``nodes`` itself when the game has no native search built (the reference
+    search runs and its nodes are the budget)."""
+    found = glue(game_key)
+    if found is None or not available(game_key):
+        return nodes
+    return max(1, -(-nodes * scale // found.scale))
+
+
 def _replayed(game_key: str, state: Any, actions: list[str], claimed: tuple[int, ...]) -> None:
     """Apply ``actions`` from ``state`` through the engine (``apply`` checks each one is
     legal); the game must end there at exactly ``claimed``."""
@@ -139,5 +151,5 @@ def compare_step(game_key: str, state: Any) -> list[str]:
     return problems
 
 
-__all__ = ["SEED", "Glue", "NativeMismatch", "available", "compare_step", "glue", "module",
-           "search"]
+__all__ = ["SEED", "Glue", "NativeMismatch", "available", "budget_for", "compare_step", "glue",
+           "module", "search"]
