@@ -35,7 +35,7 @@ DEFAULT_BUDGET = 12_000
 DEFAULT_SAMPLES = 8
 #: Native nodes a hint's budget node buys, for a game with a native search: far fewer than a
 #: par's (the glue's ``scale``, 35-50), still 5x the nodes the reference search visited for
-#: the same budget before the native searches, in a tenth of the time (docs/solver.md).
+#: the same budget before the native searches, in a tenth of the time (README, bench/hints_load.py).
 HINT_NATIVE_SCALE = 5
 _MIN_NODES = 50  # per (world, action): below this a search is little more than its first dive
 
