@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import rules.hints
 from rules import GAMES, plugin
 from rules.hints import DEFAULT_BUDGET, DEFAULT_SAMPLES, hint, sample_world
 from rules.solver import solve
@@ -133,6 +134,10 @@ def main() -> None:
                         help=f"search nodes per hint ({DEFAULT_BUDGET:,}, the bot's)")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
                         help=f"sampled worlds per hint ({DEFAULT_SAMPLES})")
+    parser.add_argument("--native-scale", type=int, default=rules.hints.HINT_NATIVE_SCALE,
+                        help="native nodes a hint's budget node buys, for a game with a "
+                             f"native search ({rules.hints.HINT_NATIVE_SCALE}, the bot's; "
+                             "50 or more: the par's scale, as before it had its own)")
     parser.add_argument("--ceiling-budget", type=int, default=200_000,
                         help="solver nodes per deal for the ceiling (200,000)")
     parser.add_argument("--variant", help="the variant (default: each game's first)")
@@ -141,10 +146,12 @@ def main() -> None:
                         help="2 deals a game, 300-node hints, 2 samples: seconds")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per deal")
     args = parser.parse_args()
+    rules.hints.HINT_NATIVE_SCALE = args.native_scale
     if args.quick:
         args.deals, args.budget, args.samples, args.ceiling_budget = 2, 300, 2, 2_000
     print(f"{args.deals} deals a game; hints {args.budget:,} nodes, {args.samples} samples; "
-          f"ceiling {args.ceiling_budget:,} nodes a deal; one core")
+          f"native scale {args.native_scale}; ceiling {args.ceiling_budget:,} nodes a deal; "
+          "one core")
     print(f"{'game':<8} {'policy':<8} {'wins':>6} {'mean score':>22}  notes")
     for key in args.games or list(GAMES):
         pick = random.Random(args.seed)
@@ -164,7 +171,8 @@ def main() -> None:
             elif name == "ceiling":
                 notes = f"exact on {t.exact}/{len(t.scores)} (else a lower bound)"
             print(f"{key:<8} {name:<8} {t.wins / len(t.scores):>6.0%} "
-                  f"{mean_score(t.scores):>22}  {notes}", flush=True)
+                  f"{mean_score(t.scores):>22}  mean utility {means[name]:.2f}; {notes}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from core.errors import N_, Refusal
 from core.model import Run, RunKind
 from core.runs import Runs
 from core.workers import INTERACTIVE, Workers
-from rules import GAMES
+from rules import GAMES, native
 from rules.solver import best_along, turning_point, turning_text
 from rules.words import Phrase
 from store.base import TurnRow, Tx
@@ -34,6 +34,11 @@ log = logging.getLogger(__name__)
 
 #: Nodes per step of a run for its turning point (a run of 60 moves: about 5 s on one core).
 TURN_BUDGET_PER_STEP = 1_200
+#: Native nodes a step's budget node buys where the game has a native search: a fifth of a
+#: par's scale for Donsol and Scoundrel (50), under a third of Clear's (35), still ten times
+#: the nodes the reference search visits; the first /replay then waits less than it did
+#: before the native searches (README, "Hints and turning points").
+TURN_NATIVE_SCALE = 10
 
 
 class ReplayRefused(Refusal):
@@ -65,7 +70,8 @@ def compute_turn(
     """``(step, sentence, nodes)`` of a transcript's turning point (in a worker process);
     ``step`` is 1-based, None when the best reachable never fell."""
     bests = best_along(game, variant, seed, actions, deck,
-                       budget_nodes_per_step=budget_per_step)
+                       budget_nodes_per_step=native.budget_for(game, budget_per_step,
+                                                               TURN_NATIVE_SCALE))
     nodes = sum(b.nodes for b in bests)
     where = turning_point(bests)
     if where is None:

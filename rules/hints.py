@@ -26,13 +26,17 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from rules import find_game, plugin
+from rules import find_game, native, plugin
 from rules.solver import Table, best_from
 from rules.words import N_, Phrase
 
 #: Nodes for one hint, shared by every (world, action) pair: about a second on one core.
 DEFAULT_BUDGET = 12_000
 DEFAULT_SAMPLES = 8
+#: Native nodes a hint's budget node buys, for a game with a native search: far fewer than a
+#: par's (the glue's ``scale``, 35-50), still 5x the nodes the reference search visited for
+#: the same budget before the native searches, in a tenth of the time (README, bench/hints_load.py).
+HINT_NATIVE_SCALE = 5
 _MIN_NODES = 50  # per (world, action): below this a search is little more than its first dive
 
 
@@ -71,18 +75,27 @@ def hint(
     if len(legal) == 1:
         action = legal[0]
         return Hint(action, model.reason(state, action, worlds[0]), 0, len(worlds))
-    per_search = max(_MIN_NODES, budget // (len(worlds) * len(legal)))
+    per_search = native.budget_for(game_key, max(_MIN_NODES, budget // (len(worlds) * len(legal))),
+                                   HINT_NATIVE_SCALE)
     totals = [0.0] * len(legal)
     now = [0.0] * len(legal)  # the tie-break: the score right after the move
     wins = [0] * len(legal)
+    fast = native.available(game_key)
     for world in worlds:
         table: Table = {}
         for i, action in enumerate(legal):
             child = game.apply(world, action)
-            found = best_from(game_key, child, budget_nodes=per_search, table=table)
-            totals[i] += model.utility(found.score)
+            if fast and not game.is_over(child):
+                # best_from's native search, its line replayed once (best_from replays it
+                # twice more: a third of a Clear hint's time).
+                outcome, final = native.search_to_end(game_key, child, per_search)
+                score, won = list(outcome.score), game.is_win(final.outcome)
+            else:
+                found = best_from(game_key, child, budget_nodes=per_search, table=table)
+                score, won = found.score, found.won
+            totals[i] += model.utility(score)
             now[i] += model.utility(game.score(child))
-            wins[i] += found.won
+            wins[i] += won
     best = max(range(len(legal)), key=lambda i: (totals[i], now[i], -i))
     action = legal[best]
     reason = model.reason(state, action, worlds[0])

@@ -84,6 +84,12 @@ def search(game_key: str, state: Any, budget_nodes: int | None) -> Outcome:
     replayed through the engine. ``budget_nodes`` is in the reference search's nodes (None:
     no budget). Raises ``RuntimeError`` when the game's native search is not built, and
     :class:`NativeMismatch` when its answer does not replay."""
+    return search_to_end(game_key, state, budget_nodes)[0]
+
+
+def search_to_end(game_key: str, state: Any, budget_nodes: int | None) -> tuple[Outcome, Any]:
+    """:func:`search`, and the final state its line replays to (for a caller that would
+    otherwise replay the line again: a hint, thousands of searches a minute)."""
     found = glue(game_key)
     native = module(game_key)
     if found is None or native is None:
@@ -91,13 +97,25 @@ def search(game_key: str, state: Any, budget_nodes: int | None) -> Outcome:
     budget = -1 if budget_nodes is None else max(0, budget_nodes) * found.scale
     score, exact, nodes, line = native.search(found.encode(state), budget, SEED)
     actions = found.actions(state, line)
-    _replayed(game_key, state, actions, tuple(score))
-    return Outcome(tuple(score), actions, bool(exact), int(nodes))
+    final = _replayed(game_key, state, actions, tuple(score))
+    return Outcome(tuple(score), actions, bool(exact), int(nodes)), final
 
 
-def _replayed(game_key: str, state: Any, actions: list[str], claimed: tuple[int, ...]) -> None:
+def budget_for(game_key: str, nodes: int, scale: int) -> int:
+    """The budget, in the reference search's nodes (as callers pass it), that buys a native
+    search ``nodes * scale`` of its own nodes (rounded up) rather than the glue's ``nodes *
+    glue.scale``: for callers that want fewer native nodes than a par (a hint, a turning
+    point). ``nodes`` itself when the game has no native search built (the reference
+    search runs and its nodes are the budget)."""
+    found = glue(game_key)
+    if found is None or not available(game_key):
+        return nodes
+    return max(1, -(-nodes * scale // found.scale))
+
+
+def _replayed(game_key: str, state: Any, actions: list[str], claimed: tuple[int, ...]) -> Any:
     """Apply ``actions`` from ``state`` through the engine (``apply`` checks each one is
-    legal); the game must end there at exactly ``claimed``."""
+    legal); the game must end there at exactly ``claimed``. Returns that final state."""
     game = find_game(game_key)
     final = state
     try:
@@ -111,6 +129,7 @@ def _replayed(game_key: str, state: Any, actions: list[str], claimed: tuple[int,
             f"{game_key} native search: its line replays to {game.score(final)} "
             f"({final.outcome}), not the claimed {list(claimed)}"
         )
+    return final
 
 
 def compare_step(game_key: str, state: Any) -> list[str]:
@@ -139,5 +158,5 @@ def compare_step(game_key: str, state: Any) -> list[str]:
     return problems
 
 
-__all__ = ["SEED", "Glue", "NativeMismatch", "available", "compare_step", "glue", "module",
-           "search"]
+__all__ = ["SEED", "Glue", "NativeMismatch", "available", "budget_for", "compare_step", "glue",
+           "module", "search", "search_to_end"]
