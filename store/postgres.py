@@ -226,8 +226,12 @@ class Session:
         """The open connection (a new one if there is none, or it broke)."""
         if self.conn is None or self.conn.closed:
             self._prepared.clear()
+            # prepare_threshold=None: psycopg prepares nothing of its own here. Once it has,
+            # a ROLLBACK or a DROP it sees makes it send DEALLOCATE ALL, which would also drop
+            # the statements this session prepared (and still thinks it has).
             self.conn = psycopg.connect(self.url, autocommit=True, row_factory=dict_row,
-                                        connect_timeout=max(1, int(self.timeout)))
+                                        connect_timeout=max(1, int(self.timeout)),
+                                        prepare_threshold=None)
             try:
                 self.conn.execute("SET default_transaction_read_only = on")
             except BaseException:
@@ -456,7 +460,7 @@ def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequ
             _SEVERAL.add(_code(fn))
             continue
         except _TRANSIENT as exc:
-            _rollback(conn)
+            _rollback(session)
             attempt += 1
             if attempt > RETRIES:
                 raise
@@ -468,7 +472,7 @@ def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequ
             # COMMIT cut short may or may not have committed, and that is the caller's to
             # hear. An open connection with an error of its own is not retried.
             if not conn.closed:
-                _rollback(conn)
+                _rollback(session)
                 raise
             attempt += 1
             if db.committing or attempt > RETRIES:
@@ -476,13 +480,16 @@ def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequ
             log.warning("the connection to %s broke; running %s again on a new one",
                         redact_url(session.url), getattr(fn, "__name__", fn))
         except BaseException:
-            _rollback(conn)
+            _rollback(session)
             raise
 
 
-def _rollback(conn: psycopg.Connection[Any]) -> None:
-    if not conn.closed and conn.info.transaction_status != pq.TransactionStatus.IDLE:
-        conn.execute("ROLLBACK")
+def _rollback(session: Session) -> None:
+    """End a failed transaction on the session's own path (libpq, as its BEGIN went)."""
+    conn = session.conn
+    if (conn is not None and not conn.closed
+            and conn.info.transaction_status != pq.TransactionStatus.IDLE):
+        session.command(b"ROLLBACK")
 
 
 def _migrate(session: Session, path: Path) -> int:

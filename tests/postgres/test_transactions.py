@@ -2,7 +2,8 @@
 queries a click repeats are prepared on the server, the worker threads hand every result
 (or exception) back to the caller that asked for it, however many are under way at once, a
 connection the server ended is replaced without an error, a read of several statements sees
-one snapshot, and a transaction that failed is never reported committed."""
+one snapshot, a transaction that failed is never reported committed, and a refusal on a
+new database leaves the store's prepared statements in place."""
 
 from __future__ import annotations
 
@@ -191,3 +192,35 @@ async def test_a_transaction_that_failed_is_not_reported_committed(pg_url: str) 
         assert await store.read(lambda tx: tx.meta("k")) == "w"
     finally:
         await store.close()
+
+
+async def test_statements_stay_prepared_after_a_refusal_on_a_new_database(pg_url: str) -> None:
+    # A new database is migrated on a worker's connection through psycopg, which prepares the
+    # migrations' repeated UPDATE of its own and, on seeing a migration's DROP, queues a
+    # DEALLOCATE ALL for its next statement there: the ROLLBACK of the first refusal. That
+    # dropped the store's statements too, and every click after it failed with "prepared
+    # statement ... does not exist" (seen in bench.backends on a fresh cluster).
+    fresh = f"dd_fresh_{threading.get_ident() % 100000}"
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {fresh}")  # type: ignore[arg-type]
+        admin.execute(f"CREATE DATABASE {fresh}")  # type: ignore[arg-type]
+    url = psycopg.conninfo.make_conninfo(pg_url, dbname=fresh)
+    store = await PostgresStore.open(url, pool_size=1)
+    try:
+        await store.migrate()
+        await store.write(lambda tx: tx.set_meta("r", "0"))
+
+        def refuse(tx: Any) -> None:
+            tx.db.one(LOCK, {"key": "r"})
+            raise LookupError("refused")
+
+        for _ in range(3):
+            with pytest.raises(LookupError):
+                await store.write(refuse)
+            await store.write(lambda tx: tx.db.one(LOCK, {"key": "r"}))
+            assert await store.read(lambda tx: tx.meta("r")) == "0"
+    finally:
+        await store.close()
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {fresh} WITH (FORCE)")  # type: ignore[arg-type]
+
