@@ -323,7 +323,7 @@ class Runs:
         run = _as_shown(tx, run_id, user_id, version)
         if run.hinted:
             return run
-        saved = dataclasses.replace(run, hinted=True, version=run.version + 1)
+        saved = run.evolve(hinted=True, version=run.version + 1)
         _update(tx, saved, run.version, run.engine.dump(run.state), run.view, now)
         return saved
 
@@ -335,8 +335,7 @@ class Runs:
         dump = engine.dump(state)
         view = engine.view(state)
         over = bool(view["over"])
-        saved = dataclasses.replace(
-            run,
+        saved = run.evolve(
             state=state,
             moves=moves,
             status=RunStatus.OVER if over else RunStatus.PLAYING,
@@ -347,7 +346,7 @@ class Runs:
             updated_at=now,
         )
         if over:
-            saved = dataclasses.replace(saved, ranked=self._ranks(tx, saved, dump, now))
+            saved = saved.evolve(ranked=self._ranks(tx, saved, dump, now))
         _update(tx, saved, run.version, dump, view, now)
         saved.__dict__["view"] = view  # Run.view, worked out already (a cached property)
         _remember(run.id, saved.version, dump, state)
@@ -385,11 +384,11 @@ def give_up(tx: Tx, run: Run, now: str, *, ranks: Callable[[Run], bool]) -> Run:
     given up there (``Game.resigned``: never more than playing on could bring). ``ranks``
     says, of the ended run, whether it ranks. The run must be as read in this transaction."""
     score, text = run.engine.resigned(run.state)
-    saved = dataclasses.replace(
-        run, status=RunStatus.RESIGNED, outcome="lost", score=list(score),
+    saved = run.evolve(
+        status=RunStatus.RESIGNED, outcome="lost", score=list(score),
         version=run.version + 1, updated_at=now, finished_at=now,
     )
-    saved = dataclasses.replace(saved, ranked=ranks(saved))
+    saved = saved.evolve(ranked=ranks(saved))
     _update(tx, saved, run.version, run.engine.dump(run.state), {"score_text": text}, now)
     return saved
 
