@@ -59,12 +59,24 @@ def with_faces(text: str, emoji: CardEmoji) -> str:
     """``text`` with every card it names shown as that card's emoji (when synced)."""
     if not emoji or not text:
         return text
+    faces = _faces(emoji)
+    return _CARD.sub(lambda match: faces.get(match.group(0), match.group(0)), text)
 
-    def face(match: re.Match[str]) -> str:
-        found = emoji.get(match.group(1) + _SUITS[match.group(2)])
-        return str(found) if found is not None else match.group(0)
 
-    return _CARD.sub(face, text)
+#: The last emoji mapping seen, its size, and each card's text ("10♥") to its emoji's markup:
+#: worked out once per mapping, not once per card named. The bot replaces its mapping when its
+#: emoji are synced (``DungeonBot.load_card_emoji``) rather than changing it in place.
+_FACES: list[tuple[CardEmoji, int, dict[str, str]]] = []
+
+
+def _faces(emoji: CardEmoji) -> dict[str, str]:
+    if _FACES and _FACES[0][0] is emoji and _FACES[0][1] == len(emoji):
+        return _FACES[0][2]
+    faces = {f"{rank}{suit}": str(emoji[rank + code])
+             for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+             for suit, code in _SUITS.items() if rank + code in emoji}
+    _FACES[:] = [(emoji, len(emoji), faces)]
+    return faces
 
 
 def dress(embed: discord.Embed, rows: ButtonRows, emoji: CardEmoji,

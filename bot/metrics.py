@@ -69,8 +69,9 @@ class Metrics:
         self.clicks = Counter(
             "dungeon_deck_clicks", "Button clicks answered, by outcome", ["outcome"], registry=r
         )
-        for outcome in OUTCOMES:  # every outcome shows from the start, at 0
-            self.clicks.labels(outcome)
+        # Every outcome shows from the start, at 0; each click counts on its child directly
+        # (``labels()`` looks it up under a lock each time).
+        self._click_counters = {outcome: self.clicks.labels(outcome) for outcome in OUTCOMES}
         self.click_seconds = Histogram(
             "dungeon_deck_click_seconds", "Time from receiving a click to answering it",
             buckets=CLICK_BUCKETS, registry=r,
@@ -107,7 +108,10 @@ class Metrics:
         self.gateway_latency.set(math.nan)
 
     def click(self, outcome: str, seconds: float) -> None:
-        self.clicks.labels(outcome).inc()
+        counter = self._click_counters.get(outcome)
+        if counter is None:  # not one of OUTCOMES: prometheus_client checks it
+            counter = self.clicks.labels(outcome)
+        counter.inc()
         self.click_seconds.observe(seconds)
 
     def run_started(self, game: str, kind: str) -> None:

@@ -12,6 +12,7 @@ in another (:meth:`Screen.speak`): the presenter chooses whose (``bot.presenter`
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,8 +28,11 @@ from bot.i18n import ENGLISH, Language
 from core import IllegalMove, Run, RunKind, RunStatus
 from core.clock import parse_timestamp
 from rules import GAMES
-from rules.deal import commitment
+from rules.deal import commitment as deal_commitment
 from rules.words import N_, Message, Nn_, Phrase
+
+#: A daily's commitment: on each of its boards, the same for everyone playing that deal.
+_commitment = functools.lru_cache(maxsize=64)(deal_commitment)
 
 CONTROL_ROW = 4
 #: A message holds at most 25 buttons; /games keeps one row's worth of room for a summary.
@@ -115,7 +119,7 @@ def board(
         notice=notice, choice=choice, language=language,
     )
     if run.kind is RunKind.DAILY:
-        standings.commitment_field(drawn.embed, run, commitment(run.seed), language)
+        standings.commitment_field(drawn.embed, run, _commitment(run.seed), language)
     rows = ButtonRows()
     for spec in drawn.buttons:
         if spec.opens:  # a first step: the click only redraws, offering these moves
@@ -161,7 +165,7 @@ def finished(
     embed = result.card(run, BOARDS[run.game], owner=owner, notice=notice, facts=facts,
                         language=language)
     if run.kind is RunKind.DAILY:
-        standings.commitment_field(embed, run, commitment(run.seed), language)
+        standings.commitment_field(embed, run, _commitment(run.seed), language)
     rows = ButtonRows()
     if run.kind is RunKind.DAILY:
         rows.add(_control("share", run, label=word(SHARE), emoji="📣",

@@ -62,7 +62,13 @@ def action_cards(action: str | None) -> list[str]:
     """The card codes an action names: ``take 7C`` -> ``["7C"]``, ``put 4H 2`` -> ``["4H"]``."""
     if not action:
         return []
-    return [word for word in action.split()[1:] if word in _ALL_CODES]
+    return list(_action_cards(action))
+
+
+@lru_cache(maxsize=4096)
+def _action_cards(action: str) -> tuple[str, ...]:
+    # Every board's buttons ask this of their actions, which repeat from board to board.
+    return tuple(word for word in action.split()[1:] if word in _ALL_CODES)
 
 
 @lru_cache(maxsize=1024)
