@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot import command_sync, fastpath, replies
 from bot.buttons import ClickRouter
+from bot.callbacks import Callbacks
 from bot.cogs.table import table_off
 from bot.custom_ids import TABLE
 from bot.dressing import TablePictures
@@ -171,6 +172,9 @@ class DungeonBot(commands.Bot):
         #: (not ``activity``: that is discord.py's presence).
         self.embedded_activity = embedded_activity
         self._emoji_task: asyncio.Task[None] | None = None
+        #: Where the answers of the bot's own boards are POSTed (``bot.callbacks``): set by
+        #: ``python -m bot`` once logged in; None (the harnesses' bots): discord.py's adapter.
+        self.callbacks: Callbacks | None = None
 
     async def setup_hook(self) -> None:
         if isinstance(self.database_path, Path):
@@ -217,6 +221,8 @@ class DungeonBot(commands.Bot):
     async def close(self) -> None:
         if self._emoji_task is not None:
             self._emoji_task.cancel()
+        if self.callbacks is not None:
+            await self.callbacks.close()
         await self.table_pictures.close()
         await super().close()
         core = getattr(self, "core", None)

@@ -33,10 +33,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
+import orjson
 from discord import utils
 from discord.http import Route
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context, interaction_message_response_params
+from discord.webhook.async_ import (
+    AsyncWebhookAdapter,
+    async_context,
+    interaction_message_response_params,
+)
 
 #: The clicked message's keys the handlers (and ``discord.Message``) need; the rest (embeds,
 #: components, interaction metadata, mentions) is dropped before discord.py parses it.
@@ -56,6 +61,7 @@ PRIVATE = (
     "multipart=..., proxy=..., proxy_auth=...)",
     "webhook.async_.interaction_message_response_params(...)",
     "MessageFlags._from_value(value)",
+    "HTTPClient.proxy, .user_agent",
 )
 
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
@@ -155,11 +161,20 @@ async def send_message(
 
 
 async def _callback(interaction: discord.Interaction[Any], params: Any) -> None:
-    """POST an interaction's callback through discord.py's webhook adapter (its rate limits,
-    retries and errors), without ``with_response``: Discord answers 204, nothing to parse."""
+    """POST an interaction's callback without ``with_response`` (Discord answers 204, nothing
+    to parse): on the bot's kept connections (:mod:`bot.callbacks`) when it has them and the
+    callback is plain JSON, else, or when that does not come back 2xx, through discord.py's
+    webhook adapter (its rate limits, retries and errors). An adapter of another kind in this
+    context (a harness's, or one that answers in an HTTP response) always gets it."""
     http = interaction._state.http
     route = Route("POST", CALLBACK, webhook_id=interaction.id, webhook_token=interaction.token)
-    await async_context.get().request(
+    adapter = async_context.get()
+    callbacks = getattr(interaction.client, "callbacks", None)
+    if (callbacks is not None and type(adapter) is AsyncWebhookAdapter and not params.files
+            and params.payload is not None and http.proxy is None
+            and await callbacks.post(route.url, orjson.dumps(params.payload))):
+        return
+    await adapter.request(
         route, session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth,
         payload=params.payload, files=params.files, multipart=params.multipart,
     )

@@ -107,6 +107,8 @@ class StandIn:
         self.interactions: dict[int, Interaction] = {}
         self.unexpected: list[str] = []  # REST routes the stand-in does not serve
         self.rest_log: list[tuple[float, str, str, int]] = []  # (time, method, path, status)
+        #: Each interaction callback's (path, User-Agent, status), to tell who sent it.
+        self.callback_log: list[tuple[str, str, int]] = []
         self.identified = asyncio.Event()  # a gateway session is ready (set again on reconnect)
         self.sessions = 0
         self._faults: list[Fault] = []
@@ -269,6 +271,9 @@ class StandIn:
         path = "/" + request.match_info["tail"]
         response = await self._route(request, path, arrived)
         self.rest_log.append((time.perf_counter(), request.method, path, response.status))
+        if path.endswith("/callback"):
+            self.callback_log.append((path, request.headers.get("User-Agent", ""),
+                                      response.status))
         return response
 
     async def _route(self, request: web.Request, path: str, arrived: float) -> web.Response:

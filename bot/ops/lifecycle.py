@@ -33,8 +33,10 @@ import signal
 from collections.abc import Callable, Iterable, Iterator
 
 from aiohttp import web
+from discord.http import Route
 
 from bot import metrics
+from bot.callbacks import Callbacks
 from bot.client import DungeonBot, create_bot
 from bot.config import ConfigError, Settings
 from bot.ops import memory
@@ -193,6 +195,8 @@ class BotProcess:
             self.synced = True
             return
         await self._start_web(bot)
+        # The answers of the bot's own boards go out on kept connections (``bot.callbacks``).
+        bot.callbacks = Callbacks(Route.BASE, bot.http.user_agent)
         metrics.watch_gateway(lambda: bot.latency)
         metrics.time_store(bot.core.store)
         metrics.watch_workers(bot.core.workers)

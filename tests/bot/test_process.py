@@ -264,6 +264,32 @@ async def test_sigterm_answers_clicks_in_flight_and_closes_the_database(spawn, d
     assert set(played) == runs, "the moves kept are exactly those of the answered clicks"
 
 
+async def test_answers_go_on_kept_connections_and_discord_py_sends_any_other(spawn, discord):
+    # A board's answer goes on the bot's kept connections (bot.callbacks), which send
+    # discord.py's User-Agent; one that does not come back 2xx is sent again by discord.py's
+    # webhook adapter (aiohttp's User-Agent), which rides out the 429 or the 5xx.
+    bot = await spawn(discord.base_url)
+    await asyncio.wait_for(discord.identified.wait(), 30)
+    board = await play(discord, 51)
+    records = [await answered(discord.click(51, board, moves(discord, board)[0]))]
+    for status in (503, 429):
+        discord.inject(r"^/interactions/\d+/[^/]+/callback$", status)
+        records.append(await answered(discord.click(51, board, moves(discord, board)[0])))
+    assert all(r.refused == [] and r.message_id == board for r in records)
+    sent = [(path.split("/")[2], "kept" if agent.startswith("DiscordBot") else "discord.py",
+             status) for path, agent, status in discord.callback_log]
+    start, lean, *rest = sent
+    assert start[1:] == lean[1:] == ("kept", 204)
+    first, second = str(records[1].id), str(records[2].id)
+    assert rest == [(first, "kept", 503), (first, "discord.py", 204),
+                    (second, "kept", 429), (second, "discord.py", 204)]
+    with contextlib.closing(sqlite3.connect(bot.database)) as db:
+        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)
+    status, _ = await bot.signal(signal.SIGTERM)
+    assert status == 0
+    assert_clean(bot.text())
+
+
 async def test_healthz_and_metrics_on_the_metrics_port(spawn, discord):
     port = free_port()
     bot = await spawn(discord.base_url, METRICS_PORT=str(port))

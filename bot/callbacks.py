@@ -1,0 +1,196 @@
+"""Interaction answers POSTed on lean keep-alive connections: a click's one HTTP request.
+
+discord.py sends an interaction's callback through its webhook adapter on aiohttp's
+``ClientSession``: a lock per webhook, rate-limit headers, retries, cookies, timeouts, tracing
+and a ``ClientResponse`` to read, about a quarter of the bot's CPU for a paced click on this
+machine (README, "Performance"). While Discord answers 2xx a click needs none of it, so the
+answers of the bot's own boards (:mod:`bot.fastpath`) are sent here: the request written whole
+on a pooled HTTP/1.1 connection, the response read by httptools (the llhttp parser Node.js
+uses) for its status and nothing more.
+
+Everything else stays discord.py's, and the fast path hands it over (:func:`bot.fastpath`'s
+``_callback``):
+
+- a callback with files (a table picture goes as multipart), or when a proxy is set;
+- an answer that is not 2xx, and a request whose connection fails or times out before its
+  answer: the same callback is then sent through discord.py's adapter, whose retries, waits
+  on 429 and exceptions (``NotFound`` for an interaction past its 3 s, ...) the handlers
+  already deal with. A connection that failed after Discord took the first request can only
+  make the second come back "already answered" (40060): the risk discord.py's own retry
+  after a reset connection takes too.
+
+One request is in flight per connection; connections are opened as clicks come at once and
+kept (up to :data:`IDLE_LIMIT`, each for :data:`IDLE_SECONDS` unused) for the next ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+import time
+
+import httptools
+import yarl
+
+log = logging.getLogger(__name__)
+
+#: Idle connections kept for the next answers; more are opened when more clicks come at once.
+IDLE_LIMIT = 64
+#: An idle connection unused this long is closed rather than reused (servers close idle
+#: keep-alive connections after a while; a request written on one that is closing is lost).
+IDLE_SECONDS = 20.0
+#: The longest a request may take to be answered (seconds); Discord's deadline is 3 s.
+TIMEOUT = 5.0
+
+
+class Callbacks:
+    """POSTs JSON bodies to one API origin (``base``, e.g. ``https://discord.com/api/v10``)
+    on kept connections; see the module docstring."""
+
+    def __init__(self, base: str, user_agent: str, *, ssl_context: ssl.SSLContext | None = None,
+                 idle_limit: int = IDLE_LIMIT, idle_seconds: float = IDLE_SECONDS,
+                 timeout: float = TIMEOUT) -> None:
+        url = yarl.URL(base)
+        if url.scheme not in ("http", "https") or not url.host:
+            raise ValueError(f"not an http(s) address: {base!r}")
+        self.origin = str(url.origin())
+        self._host = url.host
+        self._port = url.port or (443 if url.scheme == "https" else 80)
+        self._ssl = (ssl_context or ssl.create_default_context()) if url.scheme == "https" else None
+        host = url.host if url.is_default_port() else f"{url.host}:{url.port}"
+        self._head = (f"Host: {host}\r\nUser-Agent: {user_agent}\r\n"
+                      "Content-Type: application/json\r\n").encode()
+        self._idle: list[_Connection] = []
+        self._idle_limit = idle_limit
+        self._idle_seconds = idle_seconds
+        self._timeout = timeout
+        self._closed = False
+        #: Connections opened so far (what the tests and the bench read).
+        self.opened = 0
+
+    def serves(self, url: str) -> bool:
+        """Whether ``url`` is on this origin."""
+        return url.startswith(self.origin) and url[len(self.origin):len(self.origin) + 1] == "/"
+
+    async def post(self, url: str, body: bytes) -> bool:
+        """POST ``body`` (JSON) to ``url`` (on this origin); True when Discord answered 2xx.
+        False for any other answer, a failed or lost connection, or a timeout: the caller
+        then sends it the way that deals with each (discord.py's adapter)."""
+        if self._closed or not self.serves(url):
+            return False
+        request = b"".join((b"POST ", url[len(self.origin):].encode(), b" HTTP/1.1\r\n",
+                            self._head, b"Content-Length: %d\r\n\r\n" % len(body), body))
+        connection: _Connection | None = None
+        try:
+            async with asyncio.timeout(self._timeout):
+                connection = self._take() or await self._open()
+                status = await connection.send(request)
+        except (OSError, TimeoutError, ssl.SSLError, httptools.HttpParserError) as exc:
+            log.debug("Answer not sent on a kept connection (%s: %s); discord.py sends it",
+                      type(exc).__name__, exc)
+            if connection is not None:
+                connection.close()
+            return False
+        self._give(connection)
+        return 200 <= status < 300
+
+    def _take(self) -> _Connection | None:
+        now = time.monotonic()
+        while self._idle:
+            connection = self._idle.pop()
+            if connection.usable and now - connection.since < self._idle_seconds:
+                return connection
+            connection.close()
+        return None
+
+    def _give(self, connection: _Connection) -> None:
+        if (connection.usable and not self._closed
+                and len(self._idle) < self._idle_limit):
+            connection.since = time.monotonic()
+            self._idle.append(connection)
+        else:
+            connection.close()
+
+    async def _open(self) -> _Connection:
+        loop = asyncio.get_running_loop()
+        _, connection = await loop.create_connection(
+            _Connection, self._host, self._port, ssl=self._ssl,
+            server_hostname=self._host if self._ssl is not None else None)
+        self.opened += 1
+        return connection
+
+    async def close(self) -> None:
+        """Close every kept connection; later posts return False."""
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for connection in idle:
+            connection.close()
+        await asyncio.sleep(0)  # let the transports run their close
+
+
+class _Connection(asyncio.Protocol):
+    """One HTTP/1.1 connection: one request at a time, its answer's status read whole."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.parser = httptools.HttpResponseParser(self)
+        self.waiter: asyncio.Future[int] | None = None
+        self.keep_alive = True
+        self.lost = False
+        self.since = 0.0
+
+    @property
+    def usable(self) -> bool:
+        return (not self.lost and self.keep_alive and self.waiter is None
+                and self.transport is not None and not self.transport.is_closing())
+
+    async def send(self, request: bytes) -> int:
+        """Write ``request``; the status of its answer, once the answer is read whole."""
+        assert self.transport is not None and self.waiter is None
+        waiter = self.waiter = asyncio.get_running_loop().create_future()
+        self.transport.write(request)
+        try:
+            return await waiter
+        finally:
+            self.waiter = None
+
+    def close(self) -> None:
+        self.keep_alive = False
+        if self.transport is not None:
+            self.transport.close()
+
+    # asyncio.Protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserError as exc:
+            self._fail(exc)
+            self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        self._fail(exc or ConnectionResetError("the server closed the connection"))
+
+    # httptools' callbacks
+
+    def on_message_complete(self) -> None:
+        self.keep_alive = self.parser.should_keep_alive()
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(self.parser.get_status_code())
+        if not self.keep_alive:
+            self.close()
+
+    def _fail(self, exc: BaseException) -> None:
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            with contextlib.suppress(asyncio.InvalidStateError):
+                waiter.set_exception(exc if isinstance(exc, OSError | httptools.HttpParserError)
+                                     else ConnectionResetError(str(exc)))
