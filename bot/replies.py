@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot import fastpath
 from bot.i18n import ENGLISH, Language, notice_language
 from bot.timestamps import localized
 from core.errors import N_, Message, Refusal
@@ -79,9 +80,9 @@ async def notice(interaction: discord.Interaction[Any], text: str | Message | Re
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
     else:
-        await interaction.response.send_message(
-            text, ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        # Nothing reads the notice back: it is not asked for (``bot.fastpath``).
+        await fastpath.send_message(interaction, text, ephemeral=True,
+                                    allowed_mentions=NO_MENTIONS)
 
 
 async def unexpected(

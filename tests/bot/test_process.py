@@ -276,6 +276,10 @@ async def test_answers_go_on_kept_connections_and_discord_py_sends_any_other(spa
         discord.inject(r"^/interactions/\d+/[^/]+/callback$", status)
         records.append(await answered(discord.click(51, board, moves(discord, board)[0])))
     assert all(r.refused == [] and r.message_id == board for r in records)
+    for _ in range(100):  # the log line is written once the answer has gone back
+        if len(discord.callback_log) >= 6:
+            break
+        await asyncio.sleep(0.02)
     sent = [(path.split("/")[2], "kept" if agent.startswith("DiscordBot") else "discord.py",
              status) for path, agent, status in discord.callback_log]
     start, lean, *rest = sent
