@@ -11,7 +11,8 @@ uses) for its status and nothing more.
 Everything else stays discord.py's, and the fast path hands it over (:func:`bot.fastpath`'s
 ``_callback``):
 
-- a callback with files (a table picture goes as multipart), or when a proxy is set;
+- a callback whose files are not plain in-memory or on-disk files, or when a proxy is set
+  (a table picture goes as a ``multipart/form-data`` body written here: :func:`form`);
 - an answer that is not 2xx, and a request whose connection fails or times out before its
   answer: the same callback is then sent through discord.py's adapter, whose retries, waits
   on 429 and exceptions (``NotFound`` for an interaction past its 3 s, ...) the handlers
@@ -27,9 +28,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
+import re
+import secrets
 import ssl
 import time
+from typing import Any
 
 import httptools
 import yarl
@@ -43,6 +48,9 @@ IDLE_LIMIT = 64
 IDLE_SECONDS = 20.0
 #: The longest a request may take to be answered (seconds); Discord's deadline is 3 s.
 TIMEOUT = 5.0
+JSON = "application/json"
+#: A form field's name or file name written as it is (nothing to quote or escape).
+_SAFE = re.compile(r"[\w.\[\]-]{1,200}")
 
 
 class Callbacks:
@@ -60,8 +68,7 @@ class Callbacks:
         self._port = url.port or (443 if url.scheme == "https" else 80)
         self._ssl = (ssl_context or ssl.create_default_context()) if url.scheme == "https" else None
         host = url.host if url.is_default_port() else f"{url.host}:{url.port}"
-        self._head = (f"Host: {host}\r\nUser-Agent: {user_agent}\r\n"
-                      "Content-Type: application/json\r\n").encode()
+        self._head = f"Host: {host}\r\nUser-Agent: {user_agent}\r\n".encode()
         self._idle: list[_Connection] = []
         self._idle_limit = idle_limit
         self._idle_seconds = idle_seconds
@@ -74,14 +81,16 @@ class Callbacks:
         """Whether ``url`` is on this origin."""
         return url.startswith(self.origin) and url[len(self.origin):len(self.origin) + 1] == "/"
 
-    async def post(self, url: str, body: bytes) -> bool:
-        """POST ``body`` (JSON) to ``url`` (on this origin); True when Discord answered 2xx.
-        False for any other answer, a failed or lost connection, or a timeout: the caller
-        then sends it the way that deals with each (discord.py's adapter)."""
+    async def post(self, url: str, body: bytes, content_type: str = JSON) -> bool:
+        """POST ``body`` (JSON, or a :func:`form`) to ``url`` (on this origin); True when
+        Discord answered 2xx. False for any other answer, a failed or lost connection, or a
+        timeout: the caller then sends it the way that deals with each (discord.py's
+        adapter)."""
         if self._closed or not self.serves(url):
             return False
         request = b"".join((b"POST ", url[len(self.origin):].encode(), b" HTTP/1.1\r\n",
-                            self._head, b"Content-Length: %d\r\n\r\n" % len(body), body))
+                            self._head, b"Content-Type: ", content_type.encode(),
+                            b"\r\nContent-Length: %d\r\n\r\n" % len(body), body))
         connection: _Connection | None = None
         try:
             async with asyncio.timeout(self._timeout):
@@ -128,6 +137,41 @@ class Callbacks:
         for connection in idle:
             connection.close()
         await asyncio.sleep(0)  # let the transports run their close
+
+
+def form(parts: list[dict[str, Any]]) -> tuple[bytes, str] | None:
+    """discord.py's multipart parts (``MultipartParameters.multipart``: the ``payload_json``
+    text, then each file's ``fp`` with its ``filename`` and ``content_type``) as a
+    ``multipart/form-data`` body and its content type, as aiohttp's ``FormData`` (without
+    quoting, as discord.py asks) writes them; each file is read and put back where it was.
+    None for a part it does not know how to write (discord.py's adapter sends those)."""
+    boundary = secrets.token_hex(16)
+    chunks: list[bytes] = []
+    for part in parts:
+        name, value = part.get("name"), part.get("value")
+        filename = part.get("filename")
+        if not isinstance(name, str) or not _SAFE.fullmatch(name) or (
+                filename is not None and not (isinstance(filename, str)
+                                              and _SAFE.fullmatch(filename))):
+            return None
+        disposition = f'form-data; name="{name}"'
+        if filename is not None:
+            disposition += f'; filename="{filename}"'
+        if isinstance(value, str):
+            data, kind = value.encode(), part.get("content_type") or JSON
+        elif isinstance(value, io.IOBase) and hasattr(value, "seek"):
+            start = value.tell()
+            data = value.read()
+            value.seek(start)
+            kind = part.get("content_type") or "application/octet-stream"
+        else:
+            return None
+        if not isinstance(data, bytes):
+            return None
+        chunks += [f"--{boundary}\r\nContent-Type: {kind}\r\n"
+                   f"Content-Disposition: {disposition}\r\n\r\n".encode(), data, b"\r\n"]
+    chunks.append(f"--{boundary}--\r\n".encode())
+    return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
 
 
 class _Connection(asyncio.Protocol):

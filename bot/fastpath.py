@@ -43,6 +43,8 @@ from discord.webhook.async_ import (
     interaction_message_response_params,
 )
 
+from bot.callbacks import JSON, form
+
 #: The clicked message's keys the handlers (and ``discord.Message``) need; the rest (embeds,
 #: components, interaction metadata, mentions) is dropped before discord.py parses it.
 MESSAGE_KEYS = ("id", "channel_id", "type", "flags", "attachments", "author", "timestamp",
@@ -62,6 +64,7 @@ PRIVATE = (
     "webhook.async_.interaction_message_response_params(...)",
     "MessageFlags._from_value(value)",
     "HTTPClient.proxy, .user_agent",
+    "MultipartParameters.multipart: [{name, value, filename?, content_type?}]",
 )
 
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
@@ -170,10 +173,14 @@ async def _callback(interaction: discord.Interaction[Any], params: Any) -> None:
     route = Route("POST", CALLBACK, webhook_id=interaction.id, webhook_token=interaction.token)
     adapter = async_context.get()
     callbacks = getattr(interaction.client, "callbacks", None)
-    if (callbacks is not None and type(adapter) is AsyncWebhookAdapter and not params.files
-            and params.payload is not None and http.proxy is None
-            and await callbacks.post(route.url, orjson.dumps(params.payload))):
-        return
+    if callbacks is not None and type(adapter) is AsyncWebhookAdapter and http.proxy is None:
+        body: tuple[bytes, str] | None = None
+        if params.payload is not None and not params.files:
+            body = orjson.dumps(params.payload), JSON
+        elif params.multipart:
+            body = form(params.multipart)  # a table picture with its board
+        if body is not None and await callbacks.post(route.url, *body):
+            return
     await adapter.request(
         route, session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth,
         payload=params.payload, files=params.files, multipart=params.multipart,

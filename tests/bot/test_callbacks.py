@@ -5,6 +5,9 @@ answer but a 2xx (and every failed connection) says so, for discord.py to send i
 from __future__ import annotations
 
 import asyncio
+import email.parser
+import email.policy
+import io
 import ssl
 import subprocess
 from collections.abc import AsyncIterator
@@ -14,7 +17,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from bot.callbacks import Callbacks
+from bot.callbacks import Callbacks, form
 
 API = "/api/v10"
 PATH = API + "/interactions/123/a-token/callback"
@@ -227,3 +230,44 @@ async def test_https_checks_the_servers_certificate(certificate: tuple[Path, Pat
         await default.close()
         assert served.runner is not None
         await served.runner.cleanup()
+
+
+async def test_a_picture_goes_as_a_form_that_reads_back_whole(server, callbacks) -> None:
+    picture = io.BytesIO(b"\x89PNG not really, but bytes \r\n--x-- with a boundary-like line")
+    picture.seek(4)  # discord.File remembers where its file started; so does form()
+    seen: list[dict[str, Any]] = []
+
+    async def read(request: web.Request) -> web.Response:
+        # The body as a mail reader parses a form (the server read it already, and aiohttp's
+        # own form reader reads the stream): an independent reading of the same bytes.
+        raw = b"Content-Type: " + request.headers["Content-Type"].encode() + b"\r\n\r\n"
+        message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+            raw + await request.read())
+        assert message.is_multipart() and not message.defects
+        fields = {part.get_param("name", header="content-disposition"): part
+                  for part in message.iter_parts()}
+        upload = fields["files[0]"]
+        seen.append({"payload_json": fields["payload_json"].get_payload(decode=True).decode(),
+                     "name": upload.get_filename(), "type": upload.get_content_type(),
+                     "bytes": upload.get_payload(decode=True)})
+        return web.Response(status=204)
+
+    server.answer = read
+    body = form([
+        {"name": "payload_json", "value": '{"type":7,"data":{"attachments":[{"id":0}]}}'},
+        {"name": "files[0]", "value": picture, "filename": "table.png",
+         "content_type": "application/octet-stream"},
+    ])
+    assert body is not None and body[1].startswith("multipart/form-data; boundary=")
+    assert await callbacks.post(url(server), *body)
+    assert seen == [{"payload_json": '{"type":7,"data":{"attachments":[{"id":0}]}}',
+                     "name": "table.png", "type": "application/octet-stream",
+                     "bytes": picture.getvalue()[4:]}]
+    assert picture.tell() == 4  # put back for discord.py, should it send the form instead
+
+
+def test_a_form_it_cannot_write_as_it_is_is_left_to_discord_py() -> None:
+    picture = io.BytesIO(b"png")
+    assert form([{"name": 'files"[0]', "value": picture, "filename": "t.png"}]) is None
+    assert form([{"name": "files[0]", "value": picture, "filename": "t\r\n.png"}]) is None
+    assert form([{"name": "files[0]", "value": object(), "filename": "t.png"}]) is None

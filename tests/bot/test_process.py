@@ -289,6 +289,25 @@ async def test_answers_go_on_kept_connections_and_discord_py_sends_any_other(spa
                     (second, "kept", 429), (second, "discord.py", 204)]
     with contextlib.closing(sqlite3.connect(bot.database)) as db:
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)
+    # A board with its table picture (a multipart form) goes on the kept connections too,
+    # once the picture worker is up.
+    pictured, player = None, 51
+    for _ in range(60):
+        if not moves(discord, board):  # that run is over: another player starts one
+            player += 1
+            board = await play(discord, player)
+        record = await answered(discord.click(player, board, moves(discord, board)[0]))
+        if (record.response or {}).get("data", {}).get("attachments"):
+            pictured = record
+            break
+        await asyncio.sleep(0.1)
+    assert pictured is not None, "no board came with its picture"
+    for _ in range(100):
+        if any(path.split("/")[2] == str(pictured.id) for path, _, _ in discord.callback_log):
+            break
+        await asyncio.sleep(0.02)
+    assert [(agent.split(" ")[0], status) for path, agent, status in discord.callback_log
+            if path.split("/")[2] == str(pictured.id)] == [("DiscordBot", 204)]
     status, _ = await bot.signal(signal.SIGTERM)
     assert status == 0
     assert_clean(bot.text())
