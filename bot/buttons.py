@@ -93,6 +93,12 @@ class PlainButton:
     emoji: str | discord.PartialEmoji | None = None
     url: str | None = None
 
+    def with_emoji(self, emoji: str | discord.PartialEmoji | None) -> PlainButton:
+        """This button with ``emoji`` (``dataclasses.replace`` without its field walk: a
+        board's card faces go on up to 16 buttons a click)."""
+        return PlainButton(self.custom_id, self.label, self.style, self.row, self.disabled,
+                           emoji, self.url)
+
     def to_dict(self) -> dict[str, Any]:
         """The button as Discord's JSON (a message component of type 2)."""
         found: dict[str, Any] = {"type": 2, "style": int(self.style.value),

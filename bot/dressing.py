@@ -26,7 +26,6 @@ pictures have taken over.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import io
 import logging
 import re
@@ -93,7 +92,7 @@ def dress(embed: discord.Embed, rows: ButtonRows, emoji: CardEmoji,
             if item.custom_id:
                 cards = action_cards(item.custom_id.rsplit(":", 1)[-1])
                 if cards and cards[0] in emoji and item.emoji != HINT_MARK:
-                    rows.replace(i, dataclasses.replace(item, emoji=emoji[cards[0]]))
+                    rows.replace(i, item.with_emoji(emoji[cards[0]]))
     if picture:
         embed.set_image(url=f"attachment://{FILENAME}")
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 
 import discord
 import pytest
 
-from bot.buttons import ButtonRows, button, link
+from bot.buttons import ButtonRows, PlainButton, button, link
 
 
 def _same_as_discord_py(specs: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -103,3 +104,11 @@ async def test_boards_sent_and_clicked_leave_nothing_behind_in_discord_py(world,
     assert store._synced_message_views == {}
     assert store._views == {}
     assert len(asyncio.all_tasks()) <= tasks_before
+
+
+def test_a_button_with_its_face_is_the_same_button_with_another_emoji() -> None:
+    face = discord.PartialEmoji(name="7C", id=123456789012345678)
+    for plain in (PlainButton("dd.m:1:2:take 7C", "Take", discord.ButtonStyle.primary, 1, True),
+                  PlainButton(None, "Open", discord.ButtonStyle.link, url="https://x.test")):
+        assert plain.with_emoji(face) == dataclasses.replace(plain, emoji=face)
+        assert plain.with_emoji(face).to_dict()["emoji"] == face.to_dict()
