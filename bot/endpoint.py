@@ -98,7 +98,7 @@ PRIVATE = (
     "ConnectionState.parsers['INTERACTION_CREATE'] (it creates the handlers' tasks before it "
     "returns: they copy the context it runs in)",
     "webhook.async_.async_context (a ContextVar)",
-    "webhook.async_.AsyncWebhookAdapter() and its request(route, session, *, payload=..., "
+    "webhook.async_.AsyncWebhookAdapter(), whose only state is ._locks, and its request(route, session, *, payload=..., "
     "multipart=..., files=..., params=..., ...), through which every interaction answer, "
     "follow-up and edit goes",
     "AsyncWebhookAdapter.create_interaction_response: params={'with_response': '1'}",
@@ -210,7 +210,10 @@ class EndpointAdapter(AsyncWebhookAdapter):
     goes through ``fallback`` (the adapter the context had: discord.py's own)."""
 
     def __init__(self, exchange: Exchange, fallback: AsyncWebhookAdapter) -> None:
-        super().__init__()
+        # Not discord.py's __init__: its only state is the rate-limit locks its own request
+        # takes, and every request this one sends goes through the fallback's (one made per
+        # interaction, it would cost a dictionary of weak references each time).
+        self._locks = fallback._locks
         self.exchange = exchange
         self.fallback = fallback
 

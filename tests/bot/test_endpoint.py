@@ -428,6 +428,7 @@ def test_the_discord_py_internals_it_relies_on_are_still_there(make_bot) -> None
     assert async_context.name == "async_webhook_context"
     assert isinstance(async_context.get(), AsyncWebhookAdapter)
     assert params(AsyncWebhookAdapter.__init__) == ["self"]
+    assert set(vars(AsyncWebhookAdapter())) == {"_locks"}  # all EndpointAdapter takes over
     assert {"route", "session", "payload", "multipart", "files", "params"} <= set(
         params(AsyncWebhookAdapter.request))
     assert set(params(EndpointAdapter.request)) - {"kwargs"} <= set(
