@@ -98,8 +98,9 @@ PRIVATE = (
     "ConnectionState.parsers['INTERACTION_CREATE'] (it creates the handlers' tasks before it "
     "returns: they copy the context it runs in)",
     "webhook.async_.async_context (a ContextVar)",
-    "webhook.async_.AsyncWebhookAdapter(), whose only state is ._locks, and its request(route, session, *, payload=..., "
-    "multipart=..., files=..., params=..., ...), through which every interaction answer, "
+    "webhook.async_.AsyncWebhookAdapter(), whose only state is ._locks, and its "
+    "request(route, session, *, payload=..., multipart=..., files=..., params=..., ...), "
+    "through which every interaction answer, "
     "follow-up and edit goes",
     "AsyncWebhookAdapter.create_interaction_response: params={'with_response': '1'}",
     "http.Route .method, .path, .webhook_id, .webhook_token",

@@ -251,3 +251,18 @@ async def test_over_http_a_refusal_by_the_endpoint_is_recorded():
             await settled(record)
             assert record.http_status == 401 and record.answered_at is None
             assert discord.connected is False  # no gateway session: players would wait
+
+
+def test_an_endpoint_status_other_than_200_or_202_is_a_problem():
+    from bench._standin.checks import answer_problems
+    from bench._standin.players import Outcome
+    from bench._standin.server import Interaction
+
+    refused = Interaction(1, "t", p.APPLICATION_COMMAND, 1, {}, None, delivered=True,
+                          http_status=401)
+    inline = Interaction(2, "t", p.APPLICATION_COMMAND, 1, {}, None, delivered=True,
+                         answered_at=1.0, http_status=200,
+                         response={"type": p.CHANNEL_MESSAGE, "data": {"content": "board"}})
+    found = answer_problems([Outcome(refused, "click", "donsol"),
+                             Outcome(inline, "click", "donsol")])
+    assert found == {"no answer in 3 s": 1, "the interactions endpoint answered 401": 1}
