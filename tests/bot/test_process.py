@@ -488,7 +488,12 @@ async def test_sigterm_over_the_endpoint_answers_the_clicks_it_took_and_refuses_
         boards = {user: await play(discord, user) for user in players}
         clicks = [discord.click(user, boards[user], moves(discord, boards[user])[0])
                   for user in players]
-        await asyncio.sleep(0.005)  # the requests are on their way; some are being handled
+        # The signal comes once the bot is answering them: the first answered, the others
+        # on their way or being handled.
+        for _ in range(5000):
+            if any(c.answered_at is not None for c in clicks):
+                break
+            await asyncio.sleep(0.001)
         status, took = await bot.signal(signal.SIGTERM)
         for click in clicks:
             if click.posting is not None:
