@@ -7,16 +7,24 @@ has it) and click move buttons read off their boards until each run ends; about 
 are on an older copy of the board, by someone else, or with a forged id. Latency is the time
 from the INTERACTION_CREATE frame sent to the interaction's callback received.
 
-Phases, for the project's bot and then for the minimal bot (``bench/_minimal_bot.py``, two
-buttons and one durable SQLite write per click) in the same run:
+Subjects, measured in the same run: the project's bot with its interactions on the gateway
+(``project``), the same bot receiving them on its interactions endpoint (``http``: signed POSTs,
+the answer in the HTTP response; ``bot/endpoint.py``), and the minimal bot
+(``bench/_minimal_bot.py``, two buttons and one durable SQLite write per click, on the gateway).
+``--transport gateway|http|both`` chooses the project's (default both). Over HTTP, latency runs
+from the POST sent to its answer received (or to the callback, when the answer is 202).
 
-- paced: every player clicks about once a second, all three games mixed; both bots run at
-  once, each against its own stand-in, and the phase alternates between them in rounds, so
-  a change in the machine's background load hits both alike;
+Phases:
+
+- paced: every player clicks about once a second, all three games mixed; the bots run at
+  once, each against its own stand-in, and the phase goes from one to the next in rounds
+  (the order turning each round), so a change in the machine's background load hits all
+  alike;
 - back-to-back: every player clicks as soon as the last click is answered (the most clicks
   per second one process sustains), one game at a time, with the bot's CPU time per click
   read from ``/proc/<pid>/stat``; with ``--burst-rounds N`` in N rounds alternating between
-  the bots, reported round by round (median, range, ratio per game).
+  the bots, reported round by round (median, range, ratios per game: http / project, and
+  each / the minimal bot).
 
 Afterwards: every interaction got exactly one answer, every promised move is stored, every
 run replays to its stored state, ``PRAGMA integrity_check`` is ok, and the bot logged no
@@ -29,6 +37,7 @@ top costs are printed.
     .venv/bin/python -m bench.load --twin     # the minimal bot against a copy of itself
     .venv/bin/python -m bench.load --pictures off --rounds 6 --burst-rounds 5 --burst 6
                                               # CPU per click, both phases alternating
+    .venv/bin/python -m bench.load --transport gateway   # the project on the gateway only
 
 ``--twin`` shows how far apart this bench puts two equal bots on this machine: the ratio of
 their p99s strays well either side of 1 from run to run.
@@ -62,6 +71,10 @@ from rules import GAMES
 
 PACED_P99_TARGET_MS = 50.0
 TWIN = "twin"  # the minimal bot's second copy (--twin)
+#: The subjects: the project's bot on the gateway, on its interactions endpoint, the minimal bot.
+PROJECT, HTTP, MINIMAL = "project", "http", "minimal"
+#: The ratios reported, each subject's CPU per interaction over the other's.
+PAIRS = ((HTTP, PROJECT), (PROJECT, MINIMAL), (HTTP, MINIMAL), (MINIMAL, TWIN))
 SAMPLE_RATE = 250  # py-spy samples a second
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -94,6 +107,8 @@ class Target:
     """One bot measured: its phases and the checks afterwards."""
 
     name: str
+    #: The project's bot (the database is checked, games are told apart), on either transport.
+    project: bool = False
     phases: list[Phase] = field(default_factory=list)
     problems: Counter[str] = field(default_factory=Counter)
     database: list[str] = field(default_factory=list)
@@ -180,28 +195,46 @@ class Subject:
         return self.user
 
 
-async def measure_all(folder: Path, args: argparse.Namespace) -> list[Target]:
-    """Both bots up at once; the paced phase alternates between them in rounds, so a change
-    in the machine's background load hits both alike; then each one's back-to-back phases."""
-    specs = [("project", PROJECT_BOT, is_move)]
+def specs_for(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], object, str]]:
+    """The subjects to measure: (name, command, move-id test, delivery of interactions)."""
     if args.twin:  # the bench's own spread: one bot against a copy of itself
-        specs = [("minimal", MINIMAL_BOT, is_minimal_move), (TWIN, MINIMAL_BOT, is_minimal_move)]
-    elif not args.skip_minimal:
-        specs.append(("minimal", MINIMAL_BOT, is_minimal_move))
+        return [(MINIMAL, MINIMAL_BOT, is_minimal_move, "gateway"),
+                (TWIN, MINIMAL_BOT, is_minimal_move, "gateway")]
+    specs: list[tuple[str, tuple[str, ...], object, str]] = []
+    if args.transport in ("gateway", "both"):
+        specs.append((PROJECT, PROJECT_BOT, is_move, "gateway"))
+    if args.transport in ("http", "both"):
+        specs.append((HTTP, PROJECT_BOT, is_move, "http"))
+    if not args.skip_minimal:
+        specs.append((MINIMAL, MINIMAL_BOT, is_minimal_move, "gateway"))
+    return specs
+
+
+def turn(subjects: list[Subject], round_: int) -> list[Subject]:
+    """The order of the subjects in round ``round_``: each round starts one further on, so
+    that every subject comes first, middle and last alike (with two: alternately)."""
+    k = round_ % len(subjects)
+    return subjects[k:] + subjects[:k]
+
+
+async def measure_all(folder: Path, args: argparse.Namespace) -> list[Target]:
+    """The bots up at once; the paced phase goes from one to the next in rounds, so a change
+    in the machine's background load hits all alike; then the back-to-back phases, in
+    rounds the same way."""
     async with contextlib.AsyncExitStack() as stack:
         subjects = []
-        for name, command, is_move_id in specs:
-            discord = await stack.enter_async_context(StandIn())
+        for name, command, is_move_id, delivery in specs_for(args):
+            discord = await stack.enter_async_context(StandIn(delivery=delivery))
             bot = BotProcess(discord, folder / f"{name}.sqlite3", folder / f"{name}.log",
                              command, log_level="WARNING")
             stack.push_async_callback(bot.stop)
             await bot.start()
-            subjects.append(Subject(Target(name), discord, bot, folder / f"{name}.sqlite3",
-                                    is_move_id))
+            subjects.append(Subject(Target(name, project=command == PROJECT_BOT), discord,
+                                    bot, folder / f"{name}.sqlite3", is_move_id))
         games = tuple(GAMES)
         paced: dict[str, list[Phase]] = {s.target.name: [] for s in subjects}
         for round_ in range(args.rounds):
-            for s in subjects if round_ % 2 == 0 else subjects[::-1]:
+            for s in turn(subjects, round_):
                 paced[s.target.name].append(await run_phase(
                     s.discord, s.bot, "paced", games, args.players, args.paced / args.rounds,
                     1.0, s.next_users(), s.is_move_id, args.seed + round_))
@@ -212,8 +245,8 @@ async def measure_all(folder: Path, args: argparse.Namespace) -> list[Target]:
         # round too, so that both meet the machine's changing load alike.
         burst: dict[str, dict[str, list[Phase]]] = {s.target.name: {} for s in subjects}
         for round_ in range(args.burst_rounds):
-            for s in subjects if round_ % 2 == 0 else subjects[::-1]:
-                per_game = s.target.name == "project"
+            for s in turn(subjects, round_):
+                per_game = s.target.project
                 for game in games if per_game else ("mixed",):
                     chosen = (game,) if game != "mixed" else games
                     burst[s.target.name].setdefault(game, []).append(await run_phase(
@@ -246,7 +279,7 @@ def check(subject: Subject) -> None:
     if subject.discord.unexpected:
         target.problems["REST routes the stand-in does not serve"] += len(
             subject.discord.unexpected)
-    if target.name == "project":
+    if target.project:
         db = check_database(subject.database, outcomes)
         target.database = [f"integrity_check: {db.integrity}; {db.runs} runs, "
                            f"{db.moves} moves replayed", *db.problems[:20]]
@@ -359,10 +392,26 @@ def cpu_per_interaction(phase: Phase) -> float:
     return phase.cpu * 1000 / max(phase.answered, 1)
 
 
+def pairs(targets: list[Target]) -> list[tuple[Target, Target]]:
+    """The pairs of :data:`PAIRS` both measured."""
+    by_name = {t.name: t for t in targets}
+    return [(by_name[a], by_name[b]) for a, b in PAIRS if a in by_name and b in by_name]
+
+
+def _ratios(mine: list[Phase], theirs: list[Phase]) -> list[float]:
+    return [cpu_per_interaction(a) / cpu_per_interaction(b)
+            for a, b in zip(mine, theirs, strict=False) if cpu_per_interaction(b) > 0]
+
+
+def _spread(values: list[float]) -> str:
+    return (f"median {statistics.median(values):.2f} "
+            f"[{min(values):.2f}-{max(values):.2f}]")
+
+
 def paced_rounds(targets: list[Target]) -> None:
-    """Each bot's paced CPU per interaction round by round (the rounds alternate between the
-    bots, so round k of one is beside round k of the other), its median and range, and the
-    ratio of the first bot's to each other's, round by round."""
+    """Each bot's paced CPU per interaction round by round (within a round the bots follow
+    one another, so round k of one is beside round k of the others), its median and range,
+    and the ratios of :data:`PAIRS` round by round."""
     measured = [t for t in targets if t.rounds]
     if not measured:
         return
@@ -371,21 +420,17 @@ def paced_rounds(targets: list[Target]) -> None:
         values = [cpu_per_interaction(r) for r in target.rounds]
         print(f"  {target.name:<9} " + " ".join(f"{v:.2f}" for v in values)
               + f"   {statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
-    first = measured[0]
-    for other in measured[1:]:
-        ratios = [cpu_per_interaction(a) / cpu_per_interaction(b)
-                  for a, b in zip(first.rounds, other.rounds, strict=False)
-                  if cpu_per_interaction(b) > 0]
+    for mine, theirs in pairs(measured):
+        ratios = _ratios(mine.rounds, theirs.rounds)
         if ratios:
-            print(f"  {first.name} / {other.name}: " + " ".join(f"{r:.2f}" for r in ratios)
-                  + f"   median {statistics.median(ratios):.2f} "
-                    f"[{min(ratios):.2f}-{max(ratios):.2f}]")
+            print(f"  {mine.name} / {theirs.name}: " + " ".join(f"{r:.2f}" for r in ratios)
+                  + f"   {_spread(ratios)}")
 
 
 def burst_rounds(targets: list[Target]) -> None:
     """With several back-to-back rounds: each bot's CPU per interaction and clicks/s per game,
-    round by round, with the median and range, and each game's ratio to the other bot's
-    ("mixed", its one game) round by round."""
+    round by round, with the median and range, and the ratios of :data:`PAIRS` per game
+    round by round (against the minimal bot's one game, "mixed")."""
     measured = [t for t in targets if any(len(p) > 1 for p in t.burst_rounds.values())]
     if not measured:
         return
@@ -397,17 +442,14 @@ def burst_rounds(targets: list[Target]) -> None:
             print(f"  {target.name:<9} {game:<9} " + " ".join(f"{v:.2f}" for v in cpu)
                   + f"   {statistics.median(cpu):.2f} [{min(cpu):.2f}-{max(cpu):.2f}] ms;"
                   f" {statistics.median(rate):.0f} [{min(rate):.0f}-{max(rate):.0f}] /s")
-    first, others = measured[0], measured[1:]
-    for other in others:
-        base = other.burst_rounds.get("mixed") or next(iter(other.burst_rounds.values()))
-        for game, phases in first.burst_rounds.items():
-            ratios = [cpu_per_interaction(a) / cpu_per_interaction(b)
-                      for a, b in zip(phases, base, strict=False) if cpu_per_interaction(b) > 0]
+    for mine, theirs in pairs(measured):
+        for game, phases in mine.burst_rounds.items():
+            base = (theirs.burst_rounds.get(game) or theirs.burst_rounds.get("mixed")
+                    or next(iter(theirs.burst_rounds.values())))
+            ratios = _ratios(phases, base)
             if ratios:
-                print(f"  {first.name} {game} / {other.name}: "
-                      + " ".join(f"{r:.2f}" for r in ratios)
-                      + f"   median {statistics.median(ratios):.2f} "
-                        f"[{min(ratios):.2f}-{max(ratios):.2f}]")
+                print(f"  {mine.name} {game} / {theirs.name}: "
+                      + " ".join(f"{r:.2f}" for r in ratios) + f"   {_spread(ratios)}")
 
 
 def report(targets: list[Target], args: argparse.Namespace) -> bool:
@@ -417,13 +459,19 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
           f"{args.players} players")
     print("latency in ms from the interaction sent to its answer received; CPU/click is the "
           "bot's; driver CPU is this process's (players and stand-in), of one core")
+    names = {t.name for t in targets}
+    print("subjects: " + "; ".join(text for name, text in (
+        (PROJECT, "project = the project's bot, interactions on the gateway"),
+        (HTTP, "http = the project's bot, interactions on its endpoint (signed POSTs)"),
+        (MINIMAL, "minimal = the minimal discord.py bot, on the gateway"),
+        (TWIN, "twin = a second minimal bot")) if name in names))
     print(f"{'bot':<9} {'phase':<13} {'game':<7} {'clicks/s':>9} {'p50':>7} {'p95':>7} "
           f"{'p99':>7} {'max':>7} {'CPU/click':>10} {'n':>6} {'driver CPU':>10}")
     paced_p99: dict[str, dict[str, float]] = {}
     for target in targets:
         for phase in target.phases:
             games = [phase.game] if phase.game != "mixed" else ["all", *GAMES]
-            if target.name != "project":  # its one game is the same whatever was asked
+            if not target.project:  # its one game is the same whatever was asked
                 games = ["all"]
             for game in games:
                 only = None if game == "all" else game
@@ -451,15 +499,18 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
     paced_rounds(targets)
     burst_rounds(targets)
     ok = True
-    project, minimal = paced_p99.get("project", {}), paced_p99.get("minimal", {})
-    if project and minimal:
+    minimal = paced_p99.get(MINIMAL, {})
+    for name in (PROJECT, HTTP):
+        project = paced_p99.get(name, {})
+        if not (project and minimal):
+            continue
         base = minimal.get("all", float("nan"))
-        print(f"paced p99, project / minimal bot ({base:.1f} ms); target <= 1.0 for every game:")
+        print(f"paced p99, {name} / minimal bot ({base:.1f} ms); target <= 1.0 for every game:")
         for game, value in project.items():
             verdict = "ok" if value <= base else "MISSED"
             print(f"  {game:<7} {value:6.1f} ms  ratio {value / base:4.2f}  {verdict}")
         worst = max(project.values())
-        print(f"paced p99 target < {PACED_P99_TARGET_MS:.0f} ms: worst {worst:.1f} ms "
+        print(f"paced p99 target < {PACED_P99_TARGET_MS:.0f} ms ({name}): worst {worst:.1f} ms "
               f"{'ok' if worst < PACED_P99_TARGET_MS else 'MISSED'}")
     twin = paced_p99.get(TWIN, {}).get("all")
     if twin:
@@ -523,10 +574,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pictures", choices=("on", "off"), default="on",
                         help="the project's table pictures (TABLE_PICTURES; default on): off "
                              "compares like with like, the minimal bot draws none")
+    parser.add_argument("--transport", choices=("gateway", "http", "both"), default="both",
+                        help="how the project's bot receives interactions: on the gateway, on "
+                             "its interactions endpoint (signed HTTP POSTs), or both side by "
+                             "side in the same run (default)")
     parser.add_argument("--skip-minimal", action="store_true",
                         help="do not measure the minimal bot")
     parser.add_argument("--rounds", type=int, default=3,
-                        help="the paced phase alternates between the bots in this many rounds")
+                        help="the paced phase goes round the bots in this many rounds")
     parser.add_argument("--burst-rounds", type=int, default=1,
                         help="back-to-back rounds, each --burst seconds per game, alternating "
                              "between the bots (1)")

@@ -16,9 +16,11 @@ Everything else stays discord.py's, and the fast path hands it over (:func:`bot.
 - an answer that is not 2xx, and a request whose connection fails or times out before its
   answer: the same callback is then sent through discord.py's adapter, whose retries, waits
   on 429 and exceptions (``NotFound`` for an interaction past its 3 s, ...) the handlers
-  already deal with. A connection that failed after Discord took the first request can only
-  make the second come back "already answered" (40060): the risk discord.py's own retry
-  after a reset connection takes too.
+  already deal with. The request sent here counts as the adapter's first attempt: after a
+  429 or a 5xx the adapter is handed it once the wait it would have made is over. A
+  connection that failed after Discord took the first request can only make the second come
+  back "already answered" (40060): the risk discord.py's own retry after a reset connection
+  takes too.
 
 One request is in flight per connection; connections are opened as clicks come at once and
 kept (up to :data:`IDLE_LIMIT`, each for :data:`IDLE_SECONDS` unused) for the next ones.
@@ -37,6 +39,7 @@ import time
 from typing import Any
 
 import httptools
+import orjson
 import yarl
 
 log = logging.getLogger(__name__)
@@ -49,6 +52,8 @@ IDLE_SECONDS = 20.0
 #: The longest a request may take to be answered (seconds); Discord's deadline is 3 s.
 TIMEOUT = 5.0
 JSON = "application/json"
+#: The most of an answer's body kept (an error's JSON; a 2xx's body is not read).
+MAX_BODY = 64 * 1024
 #: A form field's name or file name written as it is (nothing to quote or escape).
 _SAFE = re.compile(r"[\w.\[\]-]{1,200}")
 
@@ -81,13 +86,40 @@ class Callbacks:
         """Whether ``url`` is on this origin."""
         return url.startswith(self.origin) and url[len(self.origin):len(self.origin) + 1] == "/"
 
-    async def post(self, url: str, body: bytes, content_type: str = JSON) -> bool:
+    async def post(self, url: str, body: bytes, content_type: str = JSON, *,
+                   webhook_id: object = None) -> bool:
         """POST ``body`` (JSON, or a :func:`form`) to ``url`` (on this origin); True when
         Discord answered 2xx. False for any other answer, a failed or lost connection, or a
         timeout: the caller then sends it the way that deals with each (discord.py's
-        adapter)."""
-        if self._closed or not self.serves(url):
+        adapter), now. This request counts as that adapter's first attempt: after a 429 (with
+        Discord's ``Via``) it returns once the ``retry_after`` Discord asked for is over, and
+        after a 5xx once discord.py's first back-off (1 s) is, as the adapter would have
+        waited before its second attempt. ``webhook_id`` names the interaction in that log
+        line (its token is never logged)."""
+        sent = await self._post(url, body, content_type)
+        if sent is None:
             return False
+        status, answer, via = sent
+        if 200 <= status < 300:
+            return True
+        if status == 429 and via:
+            try:
+                retry_after = float(orjson.loads(answer)["retry_after"])
+            except (ValueError, KeyError, TypeError):
+                return False
+            log.warning("Webhook ID %s is rate limited. Retrying in %.2f seconds.",
+                        webhook_id, retry_after)
+            await asyncio.sleep(retry_after)
+        elif status >= 500:
+            await asyncio.sleep(1)
+        return False
+
+    async def _post(self, url: str, body: bytes,
+                    content_type: str) -> tuple[int, bytes, bool] | None:
+        """The answer's status, body and whether it came through a proxy (``Via``); None
+        when none came."""
+        if self._closed or not self.serves(url):
+            return None
         request = b"".join((b"POST ", url[len(self.origin):].encode(), b" HTTP/1.1\r\n",
                             self._head, b"Content-Type: ", content_type.encode(),
                             b"\r\nContent-Length: %d\r\n\r\n" % len(body), body))
@@ -95,15 +127,15 @@ class Callbacks:
         try:
             async with asyncio.timeout(self._timeout):
                 connection = self._take() or await self._open()
-                status = await connection.send(request)
+                answer = await connection.send(request)
         except (OSError, TimeoutError, ssl.SSLError, httptools.HttpParserError) as exc:
             log.debug("Answer not sent on a kept connection (%s: %s); discord.py sends it",
                       type(exc).__name__, exc)
             if connection is not None:
                 connection.close()
-            return False
+            return None
         self._give(connection)
-        return 200 <= status < 300
+        return answer
 
     def _take(self) -> _Connection | None:
         now = time.monotonic()
@@ -180,7 +212,9 @@ class _Connection(asyncio.Protocol):
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
         self.parser = httptools.HttpResponseParser(self)
-        self.waiter: asyncio.Future[int] | None = None
+        self.waiter: asyncio.Future[tuple[int, bytes, bool]] | None = None
+        self.body: list[bytes] = []
+        self.via = False
         self.keep_alive = True
         self.lost = False
         self.since = 0.0
@@ -190,9 +224,10 @@ class _Connection(asyncio.Protocol):
         return (not self.lost and self.keep_alive and self.waiter is None
                 and self.transport is not None and not self.transport.is_closing())
 
-    async def send(self, request: bytes) -> int:
-        """Write ``request``; the status of its answer, once the answer is read whole."""
+    async def send(self, request: bytes) -> tuple[int, bytes, bool]:
+        """Write ``request``; its answer's status, body and ``Via``, once read whole."""
         assert self.transport is not None and self.waiter is None
+        self.body, self.via = [], False
         waiter = self.waiter = asyncio.get_running_loop().create_future()
         self.transport.write(request)
         try:
@@ -224,11 +259,19 @@ class _Connection(asyncio.Protocol):
 
     # httptools' callbacks
 
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if name.lower() == b"via":
+            self.via = True
+
+    def on_body(self, body: bytes) -> None:
+        if sum(map(len, self.body)) < MAX_BODY:  # an answer's body is a short JSON error
+            self.body.append(body)
+
     def on_message_complete(self) -> None:
         self.keep_alive = self.parser.should_keep_alive()
         waiter = self.waiter
         if waiter is not None and not waiter.done():
-            waiter.set_result(self.parser.get_status_code())
+            waiter.set_result((self.parser.get_status_code(), b"".join(self.body), self.via))
         if not self.keep_alive:
             self.close()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,11 @@ from core.environment import (
 from core.environment import port as _any_port
 from core.environment import text as _text
 
-__all__ = ["DEFAULT_DATABASE_PATH", "ConfigError", "Settings"]
+__all__ = ["DEFAULT_DATABASE_PATH", "DEFAULT_INTERACTIONS_HOST", "ConfigError", "Settings"]
+
+#: Where the interactions endpoint listens by default: a TLS proxy on the same machine
+#: forwards Discord's requests to it.
+DEFAULT_INTERACTIONS_HOST = "127.0.0.1"
 
 #: Printed when the token is missing; the operator has nothing else to read.
 NO_TOKEN = (
@@ -72,6 +77,12 @@ class Settings:
     #: ``DISCORD_CLIENT_SECRET``: read by the web adapter (``web.config``); here only so the
     #: log keeps it out (``bot.ops.logs``) and for ``activity``'s default.
     client_secret: str | None = None
+    #: The interactions endpoint (``bot.endpoint``): the application's public key (32 bytes,
+    #: ``INTERACTIONS_PUBLIC_KEY`` in hex) and where to listen (``INTERACTIONS_HOST``,
+    #: ``INTERACTIONS_PORT``); None: interactions come on the gateway only.
+    interactions_public_key: bytes | None = None
+    interactions_port: int | None = None
+    interactions_host: str = DEFAULT_INTERACTIONS_HOST
 
     @property
     def store(self) -> DatabaseSettings:
@@ -122,6 +133,8 @@ class Settings:
                                             "DATABASE_READ_URL"),
             **_shards(_text(env, "SHARD_COUNT"), _text(env, "SHARD_IDS"),
                       postgres=_text(env, "DATABASE_URL") is not None),
+            **_interactions(_text(env, "INTERACTIONS_PUBLIC_KEY"),
+                            _text(env, "INTERACTIONS_PORT"), _text(env, "INTERACTIONS_HOST")),
         )
 
     def require_token(self) -> str:
@@ -185,6 +198,31 @@ def _shards(count_text: str | None, ids_text: str | None, *, postgres: bool
             f"not {ids_text!r}."
         )
     return {"shard_count": count, "shard_ids": ids}
+
+
+def _interactions(key: str | None, port: str | None, host: str | None) -> dict[str, object]:
+    if key is None and port is None:
+        if host is not None:
+            raise ConfigError("INTERACTIONS_HOST needs INTERACTIONS_PUBLIC_KEY and "
+                              "INTERACTIONS_PORT (see README, 'The interactions endpoint').")
+        return {}
+    if key is None:
+        raise ConfigError("INTERACTIONS_PORT needs INTERACTIONS_PUBLIC_KEY: the application's "
+                          "Public Key from the Developer Portal (General Information).")
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", key):
+        raise ConfigError("INTERACTIONS_PUBLIC_KEY must be the application's Public Key from "
+                          "the Developer Portal (General Information): 64 hexadecimal digits, "
+                          f"not {key!r}.")
+    if port is None:
+        raise ConfigError("INTERACTIONS_PUBLIC_KEY needs INTERACTIONS_PORT: the port to receive "
+                          "Discord's interactions on (behind an HTTPS proxy).")
+    host = host or DEFAULT_INTERACTIONS_HOST
+    if any(c.isspace() or c in "/@" for c in host):
+        raise ConfigError("INTERACTIONS_HOST must be an address to listen on such as 127.0.0.1 "
+                          f"or 0.0.0.0, not {host!r}.")
+    return {"interactions_public_key": bytes.fromhex(key),
+            "interactions_port": _any_port(port, "INTERACTIONS_PORT"),
+            "interactions_host": host}
 
 
 def _switch(value: str | None, name: str) -> bool:

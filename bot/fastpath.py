@@ -179,7 +179,7 @@ async def _callback(interaction: discord.Interaction[Any], params: Any) -> None:
             body = orjson.dumps(params.payload), JSON
         elif params.multipart:
             body = form(params.multipart)  # a table picture with its board
-        if body is not None and await callbacks.post(route.url, *body):
+        if body is not None and await callbacks.post(route.url, *body, webhook_id=interaction.id):
             return
     await adapter.request(
         route, session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth,

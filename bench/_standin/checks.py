@@ -7,7 +7,8 @@ itself (opened read-only), and of the answers the stand-in recorded.
 - every promised move (a click answered with an updated board) is in the moves table, as
   the move after the board it was clicked on;
 - no run has more moves than clicks were sent to it (no click applied twice);
-- every interaction got exactly one response and none was refused by Discord's rules.
+- every interaction got exactly one response and none was refused by Discord's rules (over
+  HTTP, the endpoint answered 200 or 202).
 """
 
 from __future__ import annotations
@@ -129,4 +130,6 @@ def answer_problems(outcomes: Iterable[Outcome]) -> Counter[str]:
             found["start refused"] += 1
         for code in record.refused:
             found[f"callback refused with {code}"] += 1
+        if record.http_status not in (None, 200, 202):
+            found[f"the interactions endpoint answered {record.http_status}"] += 1
     return found

@@ -2,7 +2,10 @@
 
 ``BotProcess`` starts a command (``python -m bot`` by default, unmodified) with the settings
 pointing it at the stand-in and a database file, waits until its gateway session is ready,
-and can kill it (SIGKILL), stop it (SIGTERM), and read its CPU time from ``/proc``.
+and can kill it (SIGKILL), stop it (SIGTERM), and read its CPU time from ``/proc``. With a
+stand-in that delivers interactions over HTTP, the bot is also given the stand-in's public key
+and a port for its interactions endpoint, which the stand-in PINGs once the bot is up (as the
+Developer Portal does when the URL is saved).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -85,6 +89,8 @@ class BotProcess(Child):
         self.root = root  # the checkout the bot runs from (its working directory)
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
+        #: The port of the bot's interactions endpoint (kept across restarts), over HTTP.
+        self.interactions_port = free_port() if discord.delivery == "http" else None
 
     def environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_"))}
@@ -98,12 +104,20 @@ class BotProcess(Child):
                 # measured; a bot that has run a while has nothing left to solve but once a
                 # day. bench/pars.py measures the solver.
                 "PAR_SOLVER": "off",
+                "INTERACTIONS_PUBLIC_KEY": "", "INTERACTIONS_PORT": "", "INTERACTIONS_HOST": "",
                 "PYTHONUNBUFFERED": "1"}
+        if self.interactions_port is not None:
+            env |= {"INTERACTIONS_PUBLIC_KEY": self.discord.public_key,
+                    "INTERACTIONS_PORT": str(self.interactions_port),
+                    "INTERACTIONS_HOST": "127.0.0.1"}
         return env
 
     async def start(self, timeout: float = 30.0) -> None:
-        """Start the process and wait until its gateway session is ready."""
+        """Start the process and wait until its gateway session is ready (and, over HTTP,
+        its endpoint answers a PING)."""
         sessions = self.discord.sessions
+        if self.interactions_port is not None:
+            self.discord.endpoint = f"http://127.0.0.1:{self.interactions_port}/interactions"
         with self.log.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 *self.command, cwd=self.root, env=self.environment(),
@@ -119,3 +133,15 @@ class BotProcess(Child):
                 raise TimeoutError(f"the bot did not connect in {timeout} s; its log ends:\n"
                                    + self.log_tail())
             await asyncio.sleep(0.02)
+        if self.interactions_port is not None:
+            answer = await self.discord.ping()
+            if answer != (200, {"type": 1}):
+                raise RuntimeError(f"the bot's interactions endpoint answered a PING with "
+                                   f"{answer}; its log ends:\n" + self.log_tail())
+
+
+def free_port() -> int:
+    """A port nothing listens on now, on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

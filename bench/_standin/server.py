@@ -12,8 +12,15 @@ as in production. The stand-in keeps Discord's rules that matter to a game bot:
   a Cloudflare ban); :meth:`StandIn.inject` makes the next matching requests answer 429 or
   5xx, to test that the bot rides them out.
 
-Interactions are delivered as INTERACTION_CREATE dispatches on the gateway; each gets an
-:class:`Interaction` record holding the time it was sent and the callbacks it got. Messages
+Interactions are delivered as INTERACTION_CREATE dispatches on the gateway, or, with
+``StandIn(delivery="http")``, as Discord does to an Interactions Endpoint URL: each one a POST
+to the bot's endpoint (:attr:`StandIn.endpoint`), signed with the stand-in's own Ed25519 key
+(:attr:`StandIn.public_key`, which the bot is given as ``INTERACTIONS_PUBLIC_KEY``) over the
+timestamp and the body. The HTTP response is the interaction's response (200 with it, or 202
+with none once the bot POSTed the callback), held to the same rules as a callback: one
+response (a callback after an inline answer is refused with 40060, and the other way round),
+within 3 s (Discord gives up on the request then). Each interaction gets an
+:class:`Interaction` record holding the time it was sent and the answers it got. Messages
 the bot posts or updates are kept, so players can read the buttons off their boards.
 """
 
@@ -28,8 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import orjson
 from aiohttp import WSMsgType, web
+from nacl.signing import SigningKey
 
 from bench._standin import payloads as p
 from bench._standin.oauth import OAuthStandIn
@@ -61,6 +70,10 @@ class Interaction:
     refused: list[int] = field(default_factory=list)  # Discord error codes of refused callbacks
     followups: list[dict[str, Any]] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Over HTTP: the endpoint's status (200 inline, 202 by callback), and the POST while
+    #: it is in flight.
+    http_status: int | None = None
+    posting: asyncio.Task[None] | None = None
 
     @property
     def latency(self) -> float | None:
@@ -98,8 +111,18 @@ class Fault:
 class StandIn:
     """The server. ``async with StandIn() as discord:`` starts it on a free port."""
 
-    def __init__(self, token: str | None = None) -> None:
+    def __init__(self, token: str | None = None, *, delivery: str = "gateway") -> None:
+        if delivery not in ("gateway", "http"):
+            raise ValueError(f"delivery is gateway or http, not {delivery!r}")
         self.token = token or f"standin.{secrets.token_hex(12)}"
+        #: How interactions reach the bot: INTERACTION_CREATE on the gateway, or signed POSTs
+        #: to :attr:`endpoint`.
+        self.delivery = delivery
+        #: The bot's interactions endpoint (``http://127.0.0.1:PORT/interactions``), as set
+        #: in the Developer Portal.
+        self.endpoint: str | None = None
+        self._signing = SigningKey.generate()
+        self._client: aiohttp.ClientSession | None = None
         self.port = 0
         self.commands: dict[str, dict[str, Any]] = {}  # name -> the synced command
         self.emojis: dict[str, dict[str, Any]] = {}  # the application's, by id
@@ -136,6 +159,8 @@ class StandIn:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        if self._client is not None:
+            await self._client.close()
         if self._ws is not None:
             await self._ws.close()
         if self._runner is not None:
@@ -147,8 +172,15 @@ class StandIn:
         return f"http://127.0.0.1:{self.port}"
 
     @property
+    def public_key(self) -> str:
+        """The key the stand-in signs interactions with, in hex (the Developer Portal's
+        Public Key: what ``INTERACTIONS_PUBLIC_KEY`` must be)."""
+        return bytes(self._signing.verify_key).hex()
+
+    @property
     def connected(self) -> bool:
-        return self._ws is not None and not self._ws.closed and self.identified.is_set()
+        return (self._ws is not None and not self._ws.closed and self.identified.is_set()
+                and (self.delivery == "gateway" or self.endpoint is not None))
 
     async def wait_connected(self) -> None:
         """Wait while no bot is connected (players do not click into a dead bot)."""
@@ -201,7 +233,14 @@ class StandIn:
             listener(record)
         payload = p.interaction(iid, record.token, kind, user_id, data, message)
         record.sent_at = time.perf_counter()
-        if self.connected:
+        if self.delivery == "http":
+            if self.endpoint is None:
+                record.done.set()
+            else:
+                record.delivered = True
+                record.posting = asyncio.get_running_loop().create_task(
+                    self._post(record, orjson.dumps(payload)))
+        elif self.connected:
             assert self._ws is not None
             self._seq += 1
             frame = orjson.dumps({"op": 0, "t": "INTERACTION_CREATE", "s": self._seq,
@@ -222,6 +261,64 @@ class StandIn:
         except (ConnectionError, RuntimeError):
             record.delivered = False
             record.done.set()
+
+    # ----- the interactions endpoint --------------------------------------------------------
+
+    def signed(self, body: bytes, timestamp: str | None = None) -> dict[str, str]:
+        """The headers Discord sends ``body`` with: its signature by the stand-in's key."""
+        timestamp = timestamp or str(int(time.time()))
+        signature = self._signing.sign(timestamp.encode() + body).signature.hex()
+        return {"X-Signature-Ed25519": signature, "X-Signature-Timestamp": timestamp,
+                "Content-Type": "application/json"}
+
+    def _session(self) -> aiohttp.ClientSession:
+        if self._client is None:
+            # Kept-alive connections, as many as there are requests in flight (Discord's
+            # front keeps its connections to a busy endpoint open too).
+            self._client = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=0),
+                timeout=aiohttp.ClientTimeout(total=DEADLINE))
+        return self._client
+
+    async def ping(self) -> tuple[int, Any]:
+        """What the Developer Portal does when the endpoint's URL is saved: a signed PING.
+        Returns the status and the decoded answer (None if it is not JSON)."""
+        assert self.endpoint is not None
+        body = orjson.dumps({"id": str(next(self._ids)), "application_id": str(p.APPLICATION_ID),
+                             "type": 1, "token": secrets.token_hex(8), "version": 1})
+        async with self._session().post(self.endpoint, data=body,
+                                         headers=self.signed(body)) as response:
+            raw = await response.read()
+            try:
+                return response.status, orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                return response.status, None
+
+    async def _post(self, record: Interaction, body: bytes) -> None:
+        """Deliver one interaction to the endpoint; its inline answer counts as a callback
+        received when the response came."""
+        assert self.endpoint is not None
+        headers = self.signed(body)
+        # Timed from here, as for a gateway frame: the signing before is the stand-in's work.
+        record.sent_at = time.perf_counter()
+        try:
+            async with self._session().post(self.endpoint, data=body,
+                                             headers=headers) as response:
+                arrived = time.perf_counter()
+                record.http_status = response.status
+                if response.status == 200:
+                    answer = orjson.loads(await response.read())
+                    self._respond(record, answer, arrived, with_response=False)
+                elif response.status == 202:  # the callback came before (or comes by 3 s)
+                    await response.read()
+                    return
+        except TimeoutError:
+            record.refused.append(10062)  # Discord stopped waiting: the interaction failed
+        except (aiohttp.ClientError, OSError, ValueError):
+            record.delivered = record.http_status is not None
+        finally:
+            record.posting = None
+        record.done.set()
 
     # ----- the gateway -----------------------------------------------------------------------
 
@@ -291,6 +388,7 @@ class StandIn:
         webhook = re.fullmatch(r"/webhooks/(\d+)/([^/]+)(?:/messages/(@original|\d+))?", path)
         if webhook:
             body = await _body(request) if method in ("POST", "PATCH") else {}
+            await self._answer_first(webhook[2])
             return self._webhook(method, webhook[2], webhook[3], body)
         oauth = self._oauth_route(request, path)
         if oauth is not None:  # an Activity's server, with a player's bearer token
@@ -388,11 +486,25 @@ class StandIn:
         }
         return list(self.commands.values())
 
+    async def _answer_first(self, token: str) -> None:
+        """A follow-up or an edit sent right after an inline answer: the answer, written out
+        first by the bot, is taken first (Discord has it before what follows it)."""
+        record = self._by_token.get(token)
+        posting = record.posting if record is not None else None
+        if posting is not None and record is not None and record.answered_at is None:
+            await asyncio.wait({posting}, timeout=DEADLINE)
+
     def _callback(self, iid: int, token: str, body: dict[str, Any], arrived: float,
                   with_response: bool = True) -> web.Response:
         record = self.interactions.get(iid)
         if record is None or record.token != token:
             return _error(404, 10062, "Unknown interaction")
+        return self._respond(record, body, arrived, with_response)
+
+    def _respond(self, record: Interaction, body: dict[str, Any], arrived: float,
+                 with_response: bool) -> web.Response:
+        """The interaction's response, by callback or inline, under Discord's rules."""
+        iid = record.id
         if arrived - record.sent_at > DEADLINE:
             record.refused.append(10062)
             return _error(404, 10062, "Unknown interaction")

@@ -16,6 +16,10 @@ stop cleanly on SIGTERM or Ctrl-C.
 - **The Activity.** With ``WEB_PORT`` set, the web adapter (:mod:`web.serve`) is served from
   this process on the bot's own core once the bot has logged in (``DISCORD_CLIENT_ID``
   defaults to the bot's application id), and stops before the database closes.
+- **The interactions endpoint.** With ``INTERACTIONS_PUBLIC_KEY`` and ``INTERACTIONS_PORT``
+  set, Discord's signed interaction requests are received on that port (:mod:`bot.endpoint`)
+  from the login on, before the gateway connects. A stop refuses new ones (503) at once,
+  lets those in flight answer with the other clicks, then closes it.
 - **Health and metrics.** With ``METRICS_PORT`` set, ``/healthz`` and ``/metrics`` are served
   on 127.0.0.1 from the start (``/healthz`` answers 503 ``connecting`` until the gateway
   session is ready, and 503 ``stopping`` once a stop began).
@@ -35,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator
 from aiohttp import web
 from discord.http import Route
 
-from bot import metrics
+from bot import endpoint, metrics
 from bot.callbacks import Callbacks
 from bot.client import DungeonBot, create_bot
 from bot.config import ConfigError, Settings
@@ -108,6 +112,8 @@ class BotProcess:
         #: served, its runner.
         self._web_config = WebConfig.from_env()
         self._web: web.AppRunner | None = None
+        #: The interactions endpoint, once served.
+        self._endpoint: endpoint.Served | None = None
 
     # ----- what the signals, the health check and the caller use ------------------------------
 
@@ -122,6 +128,8 @@ class BotProcess:
         else:
             log.info("Stopping on %s: taking no new clicks, answering those in flight", name)
         self.stopping = True
+        if self._endpoint is not None:
+            self._endpoint.refuse_new()
         self._stop.set()
 
     def health(self) -> tuple[bool, str]:
@@ -162,6 +170,9 @@ class BotProcess:
                     await main
             if http is not None:
                 await http.cleanup()
+            if self._endpoint is not None:  # its answers in flight are written, then it closes
+                await self._endpoint.close()
+                self._endpoint = None
             if self._web is not None:  # before the database it reads closes
                 await web_serve.stop(self._web)
                 self._web = None
@@ -197,6 +208,7 @@ class BotProcess:
         await self._start_web(bot)
         # The answers of the bot's own boards go out on kept connections (``bot.callbacks``).
         bot.callbacks = Callbacks(Route.BASE, bot.http.user_agent)
+        await self._start_endpoint(bot)
         metrics.watch_gateway(lambda: bot.latency)
         metrics.time_store(bot.core.store)
         metrics.watch_workers(bot.core.workers)
@@ -253,6 +265,23 @@ class BotProcess:
             why = os.strerror(error.errno).lower() if error.errno else str(error)
             raise ConfigError(
                 f"WEB_PORT {config.port} cannot be used on {config.host} ({why}).") from None
+
+    async def _start_endpoint(self, bot: DungeonBot) -> None:
+        """Receive interactions over HTTP when ``INTERACTIONS_PUBLIC_KEY`` is set."""
+        s = self.settings
+        if s.interactions_public_key is None or s.interactions_port is None:
+            return
+        if self._endpoint is not None:
+            return
+        try:
+            self._endpoint = await endpoint.start(bot, s.interactions_public_key,
+                                                  s.interactions_host, s.interactions_port)
+        except OSError as error:
+            why = os.strerror(error.errno).lower() if error.errno else str(error)
+            raise ConfigError(f"INTERACTIONS_PORT {s.interactions_port} cannot be used on "
+                              f"{s.interactions_host} ({why}).") from None
+        if self.stopping:
+            self._endpoint.refuse_new()
 
     async def _drain(self) -> None:
         """Wait for the clicks and commands being handled (discord.py runs each in a task of

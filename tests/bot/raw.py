@@ -30,6 +30,8 @@ BOT_USER = {"id": "4000000000000000002", "username": "Dungeon Deck", "discrimina
 CHANNEL_ID = 4_000_000_000_000_000_003
 EPHEMERAL = 64
 UPDATE_MESSAGE = 7
+#: A click acknowledged, its message to be edited later (a deferral).
+DEFERRED_UPDATE = 6
 #: The launch-activity response (``InteractionResponse.launch_activity``): no message.
 LAUNCH_ACTIVITY = 12
 GUILD_ID = 4_000_000_000_000_000_004
@@ -61,11 +63,8 @@ class FakeDiscord:
                 guild_id: int | None = None, **options: Any) -> int:
         """Deliver a slash command (in a DM, or a channel of ``guild_id``); returns the
         interaction id."""
-        data = {"id": str(next(self._ids)), "name": name, "type": 1, "options": [
-            {"name": k, "type": 5 if isinstance(v, bool) else 3, "value": v}
-            for k, v in options.items()
-        ]}
-        return self._deliver(bot, user_id, 2, data, None, guild_id)
+        return self._deliver(bot, self.command_payload(user_id, name, guild_id=guild_id,
+                                                       **options))
 
     def click(
         self, bot: discord.Client, user_id: int, message_id: int, custom_id: str, *,
@@ -74,12 +73,8 @@ class FakeDiscord:
         """Deliver a click on the button ``custom_id`` of a message the bot posted. The
         message sent along is the one stored, with ``custom_id`` put on its first button if no
         button has it (a forged id: what a modified client could send)."""
-        message = deepcopy(self.messages[message_id])
-        ids = [c["custom_id"] for row in message["components"] for c in row["components"]]
-        if custom_id not in ids:
-            message["components"][0]["components"][0]["custom_id"] = custom_id
-        data = {"custom_id": custom_id, "component_type": 2}
-        return self._deliver(bot, user_id, 3, data, message, guild_id)
+        return self._deliver(bot, self.click_payload(user_id, message_id, custom_id,
+                                                     guild_id=guild_id))
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until every task the deliveries started has finished."""
@@ -94,10 +89,35 @@ class FakeDiscord:
 
     # ----- the transport -----------------------------------------------------------------------
 
-    def _deliver(
-        self, bot: discord.Client, user_id: int, kind: int, data: dict[str, Any],
+    def _deliver(self, bot: discord.Client, payload: dict[str, Any]) -> int:
+        bot._connection.parsers["INTERACTION_CREATE"](payload)  # type: ignore[attr-defined]
+        return int(payload["id"])
+
+    def command_payload(self, user_id: int, name: str, *, guild_id: int | None = None,
+                        **options: Any) -> dict[str, Any]:
+        """A slash command's INTERACTION_CREATE payload, not delivered (see :meth:`command`)."""
+        data = {"id": str(next(self._ids)), "name": name, "type": 1, "options": [
+            {"name": k, "type": 5 if isinstance(v, bool) else 3, "value": v}
+            for k, v in options.items()
+        ]}
+        return self.payload(user_id, 2, data, None, guild_id)
+
+    def click_payload(self, user_id: int, message_id: int, custom_id: str, *,
+                      guild_id: int | None = None) -> dict[str, Any]:
+        """A click's INTERACTION_CREATE payload, not delivered (see :meth:`click`)."""
+        message = deepcopy(self.messages[message_id])
+        ids = [c["custom_id"] for row in message["components"] for c in row["components"]]
+        if custom_id not in ids:
+            message["components"][0]["components"][0]["custom_id"] = custom_id
+        return self.payload(user_id, 3, {"custom_id": custom_id, "component_type": 2}, message,
+                            guild_id)
+
+    def payload(
+        self, user_id: int, kind: int, data: dict[str, Any],
         message: dict[str, Any] | None, guild_id: int | None = None,
-    ) -> int:
+    ) -> dict[str, Any]:
+        """An INTERACTION_CREATE payload (its id new; the clicked message noted, so that an
+        update edits it)."""
         interaction_id = next(self._ids)
         user = {"id": str(user_id), "username": f"user{user_id}", "discriminator": "0",
                 "global_name": None, "avatar": None}
@@ -119,8 +139,7 @@ class FakeDiscord:
         if message is not None:
             payload["message"] = message
         self._sources[interaction_id] = int(message["id"]) if message else None
-        bot._connection.parsers["INTERACTION_CREATE"](payload)  # type: ignore[attr-defined]
-        return interaction_id
+        return payload
 
     async def _rest(self, route: Any, **kwargs: Any) -> Any:
         self.rest.append((route.method, route.path))
@@ -138,10 +157,17 @@ class FakeDiscord:
             return deepcopy(self.commands)
         raise AssertionError(f"unexpected REST call {route.method} {route.path}")
 
-    def _edit_original(self, token: str, files: list[Any]) -> dict[str, Any]:
+    def _edit_original(self, token: str, files: list[Any],
+                       payload: dict[str, Any] | None = None) -> dict[str, Any]:
         interaction_id = int(token.removeprefix("token-"))
-        self.picture_edits.append(interaction_id)
         message = self.messages[self._answered[interaction_id]]
+        edited = {k: payload[k] for k in ("content", "embeds", "components")
+                  if k in (payload or {})}
+        if edited:  # the answer after a deferral: its text, embeds and buttons
+            message.update(edited)
+            if not files:
+                return deepcopy(message)
+        self.picture_edits.append(interaction_id)
         message["attachments"] = [
             {"id": str(next(self._ids)), "filename": f.filename, "size": 0, "url": "",
              "proxy_url": ""} for f in files
@@ -165,7 +191,7 @@ class FakeDiscord:
                                     "response_message_loading": False,
                                     "response_message_ephemeral": False},
                     "resource": {"type": kind, "activity_instance": {"id": "i-1"}}}
-        if kind == UPDATE_MESSAGE:
+        if kind in (UPDATE_MESSAGE, DEFERRED_UPDATE):  # the clicked message (later edited)
             message = self.messages[self._sources[interaction_id]]  # type: ignore[index]
             message.update({k: data[k] for k in ("content", "embeds", "components") if k in data})
         else:
@@ -204,8 +230,13 @@ class _Adapter(AsyncWebhookAdapter):
     async def request(self, route: Any, session: Any, *, payload: Any = None,
                       **kwargs: Any) -> Any:
         if route.path == "/webhooks/{webhook_id}/{webhook_token}/messages/@original":
-            # The table picture, attached to the answered message after the click.
-            return self.fake._edit_original(route.webhook_token, kwargs.get("files") or [])
+            # The table picture, attached to the answered message after the click, or the
+            # answer after a deferral.
+            if payload is None and kwargs.get("multipart"):
+                (form,) = [f for f in kwargs["multipart"] if f["name"] == "payload_json"]
+                payload = json.loads(form["value"])
+            return self.fake._edit_original(route.webhook_token, kwargs.get("files") or [],
+                                            payload)
         if route.path != "/interactions/{webhook_id}/{webhook_token}/callback":
             raise AssertionError(f"unexpected webhook call {route.method} {route.path}")
         if payload is None and kwargs.get("multipart"):  # an answer with files: a form

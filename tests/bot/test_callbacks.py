@@ -271,3 +271,22 @@ def test_a_form_it_cannot_write_as_it_is_is_left_to_discord_py() -> None:
     assert form([{"name": 'files"[0]', "value": picture, "filename": "t.png"}]) is None
     assert form([{"name": "files[0]", "value": picture, "filename": "t\r\n.png"}]) is None
     assert form([{"name": "files[0]", "value": object(), "filename": "t.png"}]) is None
+
+
+async def test_a_429_or_5xx_is_handed_over_once_discord_py_would_have_waited(
+        server, callbacks, caplog) -> None:
+    # This request is the adapter's first attempt: its wait comes before the handover.
+    limited = {"message": "You are being rate limited.", "retry_after": 0.3, "global": False}
+    for answer, at_least, at_most in (
+            (web.json_response(limited, status=429, headers={"Via": "1.1 google"}), 0.3, 0.9),
+            (web.json_response(limited, status=429), 0.0, 0.2),  # no Via: Cloudflare's, as is
+            (web.json_response({"message": "oops", "code": 0}, status=502), 1.0, 1.6),
+            (web.json_response({"message": "Unknown interaction", "code": 10062}, status=404),
+             0.0, 0.2)):
+        server.answer = lambda request, answer=answer: answer
+        began = asyncio.get_running_loop().time()
+        assert not await callbacks.post(url(server), b"{}", webhook_id=123)
+        assert at_least <= asyncio.get_running_loop().time() - began < at_most
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "Webhook ID 123 is rate limited. Retrying in 0.30 seconds."]
+    assert "a-token" not in caplog.text

@@ -1,5 +1,5 @@
-"""Operator settings read from the environment: the table-pictures and par switches, and
-whether the Activity is on."""
+"""Operator settings read from the environment: the table-pictures and par switches,
+whether the Activity is on, and the interactions endpoint."""
 
 from __future__ import annotations
 
@@ -46,3 +46,39 @@ def test_the_bot_runs_the_table_cog_only_with_the_activity_on(tmp_path) -> None:
     assert "bot.cogs.table" not in EXTENSIONS
     assert on.extensions_to_load() == EXTENSIONS + ACTIVITY_EXTENSIONS == (
         *EXTENSIONS, "bot.cogs.table")
+
+
+KEY = "3f" * 32  # an application's Public Key as the Developer Portal shows it
+
+
+def test_the_interactions_endpoint_is_off_until_its_key_and_port_are_set() -> None:
+    off = Settings.from_env({})
+    assert off.interactions_public_key is None and off.interactions_port is None
+    on = Settings.from_env({"INTERACTIONS_PUBLIC_KEY": KEY.upper(), "INTERACTIONS_PORT": "8443"})
+    assert on.interactions_public_key == bytes.fromhex(KEY)
+    assert (on.interactions_host, on.interactions_port) == ("127.0.0.1", 8443)
+    there = Settings.from_env({"INTERACTIONS_PUBLIC_KEY": KEY, "INTERACTIONS_PORT": "8443",
+                               "INTERACTIONS_HOST": "0.0.0.0"})
+    assert there.interactions_host == "0.0.0.0"
+
+
+@pytest.mark.parametrize(("env", "sentence"), [
+    ({"INTERACTIONS_PUBLIC_KEY": KEY[:-2], "INTERACTIONS_PORT": "8443"},
+     "INTERACTIONS_PUBLIC_KEY must be the application's Public Key from the Developer Portal "
+     "(General Information): 64 hexadecimal digits, not '3f3f"),
+    ({"INTERACTIONS_PUBLIC_KEY": "z" * 64, "INTERACTIONS_PORT": "8443"},
+     "64 hexadecimal digits, not 'zzz"),
+    ({"INTERACTIONS_PUBLIC_KEY": KEY}, "INTERACTIONS_PUBLIC_KEY needs INTERACTIONS_PORT"),
+    ({"INTERACTIONS_PORT": "8443"}, "INTERACTIONS_PORT needs INTERACTIONS_PUBLIC_KEY"),
+    ({"INTERACTIONS_PUBLIC_KEY": KEY, "INTERACTIONS_PORT": "0"},
+     "INTERACTIONS_PORT must be a port number from 1 to 65535, not '0'."),
+    ({"INTERACTIONS_PUBLIC_KEY": KEY, "INTERACTIONS_PORT": "8443",
+      "INTERACTIONS_HOST": "https://bot.example"}, "INTERACTIONS_HOST must be an address"),
+    ({"INTERACTIONS_HOST": "0.0.0.0"}, "INTERACTIONS_HOST needs INTERACTIONS_PUBLIC_KEY"),
+])
+def test_a_malformed_interactions_setting_is_one_sentence(env, sentence) -> None:
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env(env)
+    message = str(refused.value)
+    assert sentence in message
+    assert message.count(". ") == 0 and message.endswith((".", ")."))

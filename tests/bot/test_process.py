@@ -5,7 +5,8 @@ own HTTP and gateway code talking to an aiohttp server on 127.0.0.1).
 What an operator must see: a refused token is one sentence and exit status 2; while Discord
 cannot be reached, one log line per attempt and the bot comes up once it can; SIGTERM or
 Ctrl-C at any moment stop it within a few seconds with status 0, no traceback, clicks in
-flight answered and the database closed; ``/healthz`` and ``/metrics`` when asked for.
+flight answered and the database closed; ``/healthz`` and ``/metrics`` when asked for; the
+interactions endpoint when it is set up, refusing what Discord did not sign.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import orjson
 import pytest
 
 from bench._standin.server import Interaction, StandIn
@@ -431,3 +433,127 @@ async def test_web_port_serves_the_activity_from_the_bot_process(spawn, discord)
     assert status == 0
     assert "the Activity is no longer served" in bot.text()
     assert_clean(bot.text())
+
+
+# ----- the interactions endpoint -------------------------------------------------------------
+
+
+def stored_moves(database: Path) -> int:
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+        return int(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+
+
+async def test_the_interactions_endpoint_answers_inline_and_refuses_what_discord_did_not_send(
+        spawn):
+    """With INTERACTIONS_PUBLIC_KEY and INTERACTIONS_PORT the bot answers Discord's signed
+    POSTs: the portal's PING, a /play and a click answered in the HTTP response, the move
+    stored. A click signed by another key, or a signed one sent again, is refused and changes
+    nothing; SIGTERM stops it all cleanly."""
+    from nacl.signing import SigningKey
+
+    from bench._standin import payloads as p
+
+    async with StandIn(token=TOKEN, delivery="http") as discord:
+        port = free_port()
+        bot = await spawn(discord.base_url, INTERACTIONS_PUBLIC_KEY=discord.public_key,
+                          INTERACTIONS_PORT=str(port))
+        discord.endpoint = f"http://127.0.0.1:{port}/interactions"
+        await bot.wait_for_log(rf"Interactions endpoint on http://127\.0\.0\.1:{port}/")
+        await asyncio.wait_for(discord.wait_connected(), 30)
+        assert await discord.ping() == (200, {"type": 1})
+        board = await play(discord, 81)
+        click = await answered(discord.click(81, board, moves(discord, board)[0]))
+        assert click.http_status == 200 and click.response["type"] == p.UPDATE_MESSAGE
+        assert not click.refused and stored_moves(bot.database) == 1
+        callbacks = [r for r in discord.rest_log if r[2].endswith("/callback")]
+        assert callbacks == []  # every answer came in the HTTP response
+
+        # A real move on the live board, as Discord would send it, but not by Discord.
+        payload = p.interaction(9_100_000_000_000_000_001, "itoken-forged", p.MESSAGE_COMPONENT,
+                                81, {"custom_id": moves(discord, board)[0],
+                                     "component_type": 2}, discord.messages[board])
+        body = orjson.dumps(payload)
+        forger = SigningKey.generate()
+        forged = discord.signed(body)
+        forged["X-Signature-Ed25519"] = forger.sign(
+            forged["X-Signature-Timestamp"].encode() + body).signature.hex()
+        before = (dict(discord.messages[board]), len(discord.rest_log))
+        async with aiohttp.ClientSession() as http:
+            async with http.post(discord.endpoint, data=body, headers=forged) as response:
+                assert response.status == 401
+            # Signed by Discord's key (the stand-in's), accepted once; the same request again
+            # is refused.
+            signed = discord.signed(body)
+            async with http.post(discord.endpoint, data=body, headers=signed) as response:
+                assert response.status == 200
+                assert (await response.json())["type"] == p.UPDATE_MESSAGE
+            assert stored_moves(bot.database) == 2
+            async with http.post(discord.endpoint, data=body, headers=signed) as response:
+                assert response.status == 401
+        await asyncio.sleep(0.2)
+        assert stored_moves(bot.database) == 2
+        assert discord.messages[board] == before[0]  # no answer reached the board
+        assert len(discord.rest_log) == before[1]  # nor any call of the bot's
+        status, _ = await bot.signal(signal.SIGTERM)
+    assert status == 0
+    assert_clean(bot.text())
+
+
+async def test_a_taken_interactions_port_is_one_sentence(spawn, discord):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bot = await spawn(discord.base_url, INTERACTIONS_PUBLIC_KEY="ab" * 32,
+                          INTERACTIONS_PORT=str(port))
+        assert bot.proc is not None
+        status = await asyncio.wait_for(bot.proc.wait(), 30)
+    assert status == 2
+    assert bot.text().endswith(f"INTERACTIONS_PORT {port} cannot be used on 127.0.0.1 "
+                               "(address already in use).\n")
+    assert "Traceback" not in bot.text()
+
+
+async def test_a_malformed_interactions_key_stops_the_bot_with_one_sentence(spawn, discord):
+    bot = await spawn(discord.base_url, INTERACTIONS_PUBLIC_KEY="not-a-key",
+                      INTERACTIONS_PORT="8443")
+    assert bot.proc is not None
+    status = await asyncio.wait_for(bot.proc.wait(), 30)
+    assert status == 2
+    assert bot.text().strip().splitlines() == [
+        "INTERACTIONS_PUBLIC_KEY must be the application's Public Key from the Developer "
+        "Portal (General Information): 64 hexadecimal digits, not 'not-a-key'."]
+
+
+async def test_sigterm_over_the_endpoint_answers_the_clicks_it_took_and_refuses_new_ones(spawn):
+    async with StandIn(token=TOKEN, delivery="http") as discord:
+        port = free_port()
+        bot = await spawn(discord.base_url, INTERACTIONS_PUBLIC_KEY=discord.public_key,
+                          INTERACTIONS_PORT=str(port))
+        discord.endpoint = f"http://127.0.0.1:{port}/interactions"
+        await asyncio.wait_for(discord.wait_connected(), 30)
+        await bot.wait_for_log(r"Interactions endpoint on")
+        players = range(21, 41)
+        boards = {user: await play(discord, user) for user in players}
+        clicks = [discord.click(user, boards[user], moves(discord, boards[user])[0])
+                  for user in players]
+        # The signal comes once the bot is answering them: the first answered, the others
+        # on their way or being handled.
+        for _ in range(5000):
+            if any(c.answered_at is not None for c in clicks):
+                break
+            await asyncio.sleep(0.001)
+        status, took = await bot.signal(signal.SIGTERM)
+        for click in clicks:
+            if click.posting is not None:
+                await asyncio.wait({click.posting}, timeout=5)
+    assert status == 0 and took < STOP_WITHIN
+    assert_clean(bot.text())
+    with contextlib.closing(sqlite3.connect(bot.database)) as db:
+        played = {run_id for (run_id,) in db.execute("SELECT DISTINCT run_id FROM moves")}
+    taken = [c for c in clicks if c.answered_at is not None]
+    assert taken, "the bot was serving when the signal came"
+    assert all(c.http_status == 200 and not c.refused for c in taken)
+    # The others were refused (503) or found nobody listening: not answered, nothing kept.
+    assert all(c.http_status in (None, 503) for c in clicks if c.answered_at is None)
+    assert played == {parse(c.data["custom_id"]).run_id for c in taken}
