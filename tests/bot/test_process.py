@@ -148,6 +148,12 @@ def moves(discord: StandIn, message_id: int) -> list[str]:
     ]
 
 
+async def live_board(discord: StandIn, user_id: int, board: int) -> int:
+    """``board`` while its run goes on; once a move has ended it (the process's deals are
+    random: a first click on a Joker ends a Donsol run), the board of a new /play."""
+    return board if moves(discord, board) else await play(discord, user_id)
+
+
 # ----- start-up ------------------------------------------------------------------------------
 
 
@@ -274,21 +280,26 @@ async def test_answers_go_on_kept_connections_and_discord_py_sends_any_other(spa
     await asyncio.wait_for(discord.identified.wait(), 30)
     board = await play(discord, 51)
     records = [await answered(discord.click(51, board, moves(discord, board)[0]))]
+    boards = [board]
     for status in (503, 429):
+        board = await live_board(discord, 51, board)
         discord.inject(r"^/interactions/\d+/[^/]+/callback$", status)
         records.append(await answered(discord.click(51, board, moves(discord, board)[0])))
-    assert all(r.refused == [] and r.message_id == board for r in records)
+        boards.append(board)
+    assert [(r.refused, r.message_id) for r in records] == [([], b) for b in boards]
+    answers = len(set(boards)) + len(records) + 2  # each /play's, each click's, two again
     for _ in range(100):  # the log line is written once the answer has gone back
-        if len(discord.callback_log) >= 6:
+        if len(discord.callback_log) >= answers:
             break
         await asyncio.sleep(0.02)
     sent = [(path.split("/")[2], "kept" if agent.startswith("DiscordBot") else "discord.py",
              status) for path, agent, status in discord.callback_log]
-    start, lean, *rest = sent
-    assert start[1:] == lean[1:] == ("kept", 204)
     first, second = str(records[1].id), str(records[2].id)
-    assert rest == [(first, "kept", 503), (first, "discord.py", 204),
-                    (second, "kept", 429), (second, "discord.py", 204)]
+    assert [s for s in sent if s[0] in (first, second)] == [
+        (first, "kept", 503), (first, "discord.py", 204),
+        (second, "kept", 429), (second, "discord.py", 204)]
+    others = [s[1:] for s in sent if s[0] not in (first, second)]
+    assert others == [("kept", 204)] * (answers - 4)
     with contextlib.closing(sqlite3.connect(bot.database)) as db:
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)
     # A board with its table picture (a multipart form) goes on the kept connections too,
@@ -467,6 +478,7 @@ async def test_the_interactions_endpoint_answers_inline_and_refuses_what_discord
         assert not click.refused and stored_moves(bot.database) == 1
         callbacks = [r for r in discord.rest_log if r[2].endswith("/callback")]
         assert callbacks == []  # every answer came in the HTTP response
+        board = await live_board(discord, 81, board)
 
         # A real move on the live board, as Discord would send it, but not by Discord.
         payload = p.interaction(9_100_000_000_000_000_001, "itoken-forged", p.MESSAGE_COMPONENT,
