@@ -14,7 +14,9 @@ the store spends as few as it can and as little on each (measured in ``bench/REA
 - a statement is prepared on its connection at first use and then run by name through
   libpq, its parameters and rows adapted by psycopg's own adapters, without a cursor;
 - a connection stays with its thread: no pool checkout and return per transaction;
-- ``BEGIN`` and ``COMMIT`` are fixed texts sent as they are;
+- ``BEGIN`` waits for the transaction's first statement and goes to the server with it, in
+  one round trip (libpq's pipeline mode), as does a write queued with :meth:`PostgresDb.queue`
+  (whose row count nobody reads): a transaction costs its statements and its ``COMMIT``;
 - a read whose function runs one statement runs it alone, outside a transaction (one
   statement is one snapshot already): one round trip instead of three; the first time a
   read's function asks for a second statement it runs again in a snapshot, as it does from
@@ -57,6 +59,7 @@ import hashlib
 import logging
 import queue
 import re
+import select
 import threading
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
@@ -210,6 +213,12 @@ class Session:
     cursor uses (so values and errors are psycopg's own), without the cursor's per-statement
     machinery, which costs the bot's process about as much again as the statement (see
     ``bench/README.md``). libpq waits for the server with the GIL released.
+
+    What needs no answer of its own waits in :attr:`_pending` (the transaction's ``BEGIN``,
+    writes queued by :meth:`queue`) and goes out with the next statement or command, all in
+    one pipeline (libpq's pipeline mode: one send, one wait, the answers in order): a
+    transaction of one statement and its ``COMMIT`` is two round trips, not three. The first
+    error among them is raised when that statement runs; what came after it was not run.
     """
 
     def __init__(self, url: str, timeout: float) -> None:
@@ -221,6 +230,9 @@ class Session:
         self._encoding = "utf-8"
         # (statement, parameter types) -> (its name on the connection, its columns' names)
         self._prepared: dict[tuple[bytes, tuple[int, ...]], list[Any]] = {}
+        # Prepared statements to send with the next one: (name, parameters, their formats).
+        self._pending: list[tuple[bytes, Sequence[Any] | None, Sequence[int] | None]] = []
+        self._poll: Any = None
 
     def connection(self) -> psycopg.Connection[Any]:
         """The open connection (a new one if there is none, or it broke)."""
@@ -240,11 +252,30 @@ class Session:
             self._pgconn = self.conn.pgconn
             self._transformer = Transformer(self.conn)
             self._encoding = self.conn.info.encoding
+            self._pending.clear()
+            self._poll = select.poll()
+            self._poll.register(self._pgconn.socket, select.POLLIN)
         return self.conn
 
+    def begin(self, sql: bytes) -> None:
+        """Start a transaction (``sql``, a ``BEGIN``) with the next round trip."""
+        self._pending[:] = [(self._prepare(sql, ())[0], None, None)]
+
+    def discard(self) -> None:
+        """Forget what was waiting to be sent (the transaction it was for has ended)."""
+        self._pending.clear()
+
     def command(self, sql: bytes) -> bytes:
-        """Run a statement without parameters (``BEGIN``, ``COMMIT``); its command tag."""
-        return self._check(self._pgconn.exec_(sql)).command_status or b""
+        """Run a statement without parameters (``COMMIT``, ``ROLLBACK``); its command tag.
+
+        A transaction that never got past its ``BEGIN`` ends without a word to the server.
+        """
+        if not self._pending:
+            return self._check(self._pgconn.exec_(sql)).command_status or b""
+        if len(self._pending) == 1 and self._pending[0][1] is None and sql in _ENDS:
+            self._pending.clear()  # only its BEGIN, not sent: nothing to end
+            return sql
+        return self._pipeline((self._prepare(sql, ())[0], None, None)).command_status or b""
 
     def execute(self, text: str, params: Mapping[str, Any], rows: bool) -> Any:
         """Run ``text`` (psycopg's ``%(name)s`` markers) with ``params``: its rows as dicts if
@@ -253,16 +284,11 @@ class Session:
         tr = self._transformer
         assert tr is not None
         dumped = tr.dump_sequence([params[name] for name in names], _AUTO[len(names)])
-        key = (sql, tr.types)
-        prepared = self._prepared.get(key)
-        if prepared is None:
-            if len(self._prepared) >= MAX_PREPARED:  # never reached by the store's own queries
-                self.command(b"DEALLOCATE ALL")
-                self._prepared.clear()
-            name = f"dd_{len(self._prepared)}".encode()
-            self._check(self._pgconn.prepare(name, sql, tr.types))
-            prepared = self._prepared[key] = [name, None]
-        result = self._check(self._pgconn.exec_prepared(prepared[0], dumped, tr.formats))
+        prepared = self._prepare(sql, tr.types)
+        if self._pending:
+            result = self._pipeline((prepared[0], dumped, tr.formats))
+        else:
+            result = self._check(self._pgconn.exec_prepared(prepared[0], dumped, tr.formats))
         if not rows:
             return result.ntuples if result.status == TUPLES_OK else int(
                 result.command_tuples or 0)
@@ -273,6 +299,61 @@ class Session:
         tr.set_pgresult(result)
         return tr.load_rows(0, result.ntuples,
                             lambda values: dict(zip(columns, values, strict=True)))
+
+    def queue(self, text: str, params: Mapping[str, Any]) -> None:
+        """Send ``text`` with ``params`` with the next statement or command (see the class)."""
+        sql, names = _numbered(text)
+        tr = self._transformer
+        assert tr is not None
+        dumped = tr.dump_sequence([params[name] for name in names], _AUTO[len(names)])
+        self._pending.append((self._prepare(sql, tr.types)[0], dumped, tuple(tr.formats)))
+
+    def _prepare(self, sql: bytes, types: tuple[int, ...]) -> list[Any]:
+        """``[name, columns]`` of ``sql`` prepared on this connection (now, if it was not)."""
+        key = (sql, types)
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            # Never reached by the store's own queries; not while statements wait to be sent.
+            if len(self._prepared) >= MAX_PREPARED and not self._pending:
+                self._check(self._pgconn.exec_(b"DEALLOCATE ALL"))
+                self._prepared.clear()
+            name = f"dd_{len(self._prepared)}".encode()
+            self._check(self._pgconn.prepare(name, sql, types or None))
+            prepared = self._prepared[key] = [name, None]
+        return prepared
+
+    def _pipeline(self, last: tuple[bytes, Sequence[Any] | None, Sequence[int] | None]) -> Any:
+        """Send what is pending and ``last`` in one pipeline; ``last``'s result, once every
+        answer is in (the first error among them raised)."""
+        pg = self._pgconn
+        sends, self._pending = self._pending, []
+        sends.append(last)
+        results = []
+        pg.enter_pipeline_mode()
+        try:
+            for name, values, formats in sends:
+                pg.send_query_prepared(name, values, formats)
+            pg.pipeline_sync()
+            while True:  # each statement's result, each followed by None; then the sync's
+                while pg.is_busy():
+                    self._poll.poll()  # the GIL released while the server works
+                    pg.consume_input()
+                result = pg.get_result()
+                if result is None:
+                    if pg.status == pq.ConnStatus.BAD:
+                        raise psycopg.OperationalError("the connection was lost")
+                elif result.status == PIPELINE_SYNC:
+                    break
+                else:
+                    results.append(result)
+            pg.exit_pipeline_mode()
+        except BaseException:
+            # Cut short (the connection broke): it is closed, and opened anew when next used.
+            self.close()
+            raise
+        for result in results:
+            self._check(result)
+        return results[-1]
 
     def _check(self, result: Any) -> Any:
         if result.status in (TUPLES_OK, COMMAND_OK):
@@ -294,6 +375,9 @@ MAX_PREPARED = 1000
 _AUTO = [[PyFormat.AUTO] * n for n in range(100)]
 TUPLES_OK = pq.ExecStatus.TUPLES_OK
 COMMAND_OK = pq.ExecStatus.COMMAND_OK
+PIPELINE_SYNC = pq.ExecStatus.PIPELINE_SYNC
+#: What ends a transaction.
+_ENDS = (b"COMMIT", b"ROLLBACK")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -448,7 +532,7 @@ def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequ
         db = PostgresDb(session, write, single)
         try:
             if not single:
-                session.command(BEGIN_WRITE if write else BEGIN_READ)
+                session.begin(BEGIN_WRITE if write else BEGIN_READ)  # sent with what comes next
             result = fn(SqlTx(db), *args)
             if not single:
                 db.committing = True
@@ -486,6 +570,7 @@ def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequ
 
 def _rollback(session: Session) -> None:
     """End a failed transaction on the session's own path (libpq, as its BEGIN went)."""
+    session.discard()
     conn = session.conn
     if (conn is not None and not conn.closed
             and conn.info.transaction_status != pq.TransactionStatus.IDLE):
@@ -572,3 +657,8 @@ class PostgresDb:
 
     def change(self, query: Query, params: Mapping[str, Any]) -> int:
         return self._execute(query, params, False)  # type: ignore[no-any-return]
+
+    def queue(self, query: Query, params: Mapping[str, Any]) -> None:
+        if self.single:  # a read writes nothing: in its snapshot, the server will refuse it
+            raise _Several
+        self.session.queue(query.postgresql, params)
