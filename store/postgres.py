@@ -165,6 +165,11 @@ class PostgresStore:
         return await self._lanes.run(_migrate, folder(POSTGRESQL) if path is None else
                                      Path(path))
 
+    def round_trips(self) -> int:
+        """Round trips to the primary this store's connections have made so far (what the
+        tests count)."""
+        return sum(session.round_trips for session in self._lanes.sessions)
+
     async def read(self, fn: Callable[..., T], *args: Any, replica: bool = False) -> T:
         """Run ``fn(tx, *args)`` in a read-only snapshot, on the replica if ``replica`` and
         one is configured."""
@@ -233,6 +238,9 @@ class Session:
         # Prepared statements to send with the next one: (name, parameters, their formats).
         self._pending: list[tuple[bytes, Sequence[Any] | None, Sequence[int] | None]] = []
         self._poll: Any = None
+        #: Round trips to the server so far (each statement run alone, each pipeline, each
+        #: statement prepared): what a transaction costs here, counted by the tests.
+        self.round_trips = 0
 
     def connection(self) -> psycopg.Connection[Any]:
         """The open connection (a new one if there is none, or it broke)."""
@@ -271,6 +279,7 @@ class Session:
         A transaction that never got past its ``BEGIN`` ends without a word to the server.
         """
         if not self._pending:
+            self.round_trips += 1
             return self._check(self._pgconn.exec_(sql)).command_status or b""
         if len(self._pending) == 1 and self._pending[0][1] is None and sql in _ENDS:
             self._pending.clear()  # only its BEGIN, not sent: nothing to end
@@ -288,6 +297,7 @@ class Session:
         if self._pending:
             result = self._pipeline((prepared[0], dumped, tr.formats))
         else:
+            self.round_trips += 1
             result = self._check(self._pgconn.exec_prepared(prepared[0], dumped, tr.formats))
         if not rows:
             return result.ntuples if result.status == TUPLES_OK else int(
@@ -315,9 +325,11 @@ class Session:
         if prepared is None:
             # Never reached by the store's own queries; not while statements wait to be sent.
             if len(self._prepared) >= MAX_PREPARED and not self._pending:
+                self.round_trips += 1
                 self._check(self._pgconn.exec_(b"DEALLOCATE ALL"))
                 self._prepared.clear()
             name = f"dd_{len(self._prepared)}".encode()
+            self.round_trips += 1
             self._check(self._pgconn.prepare(name, sql, types or None))
             prepared = self._prepared[key] = [name, None]
         return prepared
@@ -329,6 +341,7 @@ class Session:
         sends, self._pending = self._pending, []
         sends.append(last)
         results = []
+        self.round_trips += 1
         pg.enter_pipeline_mode()
         try:
             for name, values, formats in sends:
@@ -413,7 +426,7 @@ class Lanes:
         self._done: dict[asyncio.AbstractEventLoop,
                          list[tuple[asyncio.Future[Any], bool, Any]]] = {}
         self._closed = False
-        self._sessions = sessions
+        self.sessions = sessions
         self._threads = [threading.Thread(target=self._work, args=(session,),
                                           name=f"{name}-{i}", daemon=True)
                          for i, session in enumerate(sessions)]
@@ -422,7 +435,7 @@ class Lanes:
     def connect(self) -> None:
         """Open every connection (``psycopg.OperationalError`` if one cannot be), then start
         the threads."""
-        for session in self._sessions:
+        for session in self.sessions:
             session.connection()
         for thread in self._threads:
             thread.start()
@@ -441,7 +454,7 @@ class Lanes:
         them), and close the connections."""
         self._closed = True
         if not self._started:
-            for session in self._sessions:
+            for session in self.sessions:
                 session.close()
             return
         for _ in self._threads:
