@@ -16,7 +16,10 @@ the store spends as few as it can and as little on each (measured in ``bench/REA
 - a connection stays with its thread: no pool checkout and return per transaction;
 - ``BEGIN`` waits for the transaction's first statement and goes to the server with it, in
   one round trip (libpq's pipeline mode), as does a write queued with :meth:`PostgresDb.queue`
-  (whose row count nobody reads): a transaction costs its statements and its ``COMMIT``;
+  (whose row count nobody reads): a write costs its statements and its ``COMMIT``;
+- a read's ``COMMIT`` and a failed write's ``ROLLBACK`` are sent without waiting for the
+  answer (read when the connection is next used): nothing waits on them, and the snapshot or
+  the locks go at once all the same; a read of several statements costs those statements;
 - a read whose function runs one statement runs it alone, outside a transaction (one
   statement is one snapshot already): one round trip instead of three; the first time a
   read's function asks for a second statement it runs again in a snapshot, as it does from
@@ -238,12 +241,17 @@ class Session:
         # Prepared statements to send with the next one: (name, parameters, their formats).
         self._pending: list[tuple[bytes, Sequence[Any] | None, Sequence[int] | None]] = []
         self._poll: Any = None
-        #: Round trips to the server so far (each statement run alone, each pipeline, each
-        #: statement prepared): what a transaction costs here, counted by the tests.
+        self._unread = False  # the last transaction's end was sent, its answer not read
+        #: Round trips to the server so far: each time a statement (or a pipeline of them)
+        #: was sent and its answer waited for, a statement's preparation included (the end
+        #: of a read or of a failed transaction is sent, not waited for). Counted by tests.
         self.round_trips = 0
 
     def connection(self) -> psycopg.Connection[Any]:
-        """The open connection (a new one if there is none, or it broke)."""
+        """The open connection (a new one if there is none, or it broke), the answers to the
+        last transaction's end read."""
+        if self._unread:
+            self._settle()
         if self.conn is None or self.conn.closed:
             self._prepared.clear()
             # prepare_threshold=None: psycopg prepares nothing of its own here. Once it has,
@@ -261,6 +269,7 @@ class Session:
             self._transformer = Transformer(self.conn)
             self._encoding = self.conn.info.encoding
             self._pending.clear()
+            self._unread = False
             self._poll = select.poll()
             self._poll.register(self._pgconn.socket, select.POLLIN)
         return self.conn
@@ -337,16 +346,61 @@ class Session:
     def _pipeline(self, last: tuple[bytes, Sequence[Any] | None, Sequence[int] | None]) -> Any:
         """Send what is pending and ``last`` in one pipeline; ``last``'s result, once every
         answer is in (the first error among them raised)."""
+        self._pending.append(last)
+        self.round_trips += 1
+        self._send()
+        results = self._receive()
+        for result in results:
+            self._check(result)
+        return results[-1]
+
+    def end(self, sql: bytes) -> None:
+        """End the transaction with ``sql`` (a read's ``COMMIT``, a ``ROLLBACK``) without
+        waiting for the server's answer: it is read when the session is next used (see
+        :meth:`connection`). Nothing waits on what these answer (a read-only snapshot has
+        nothing to make durable; a rollback undoes), and sending at once lets go of the
+        snapshot and of the rows locked without delay."""
+        if len(self._pending) == 1 and self._pending[0][1] is None:
+            self._pending.clear()  # only its BEGIN, not sent: nothing to end
+            return
+        self._pending.append((self._prepare(sql, ())[0], None, None))
+        try:
+            self._send()
+        except psycopg.OperationalError:  # the connection broke: the next use opens another
+            return
+        self._unread = True
+
+    def _settle(self) -> None:
+        """Read the answers to the last :meth:`end` (long arrived, as a rule)."""
+        self._unread = False
+        try:
+            results = self._receive()
+        except psycopg.OperationalError:
+            return  # closed: the caller opens a new connection
+        for result in results:
+            if result.status not in (TUPLES_OK, COMMAND_OK):
+                log.warning("ending a transaction failed: %s",
+                            result.get_error_message(self._encoding).strip())
+
+    def _send(self) -> None:
+        """What is pending, sent in one pipeline ended by a sync (:meth:`_receive` reads
+        the answers)."""
         pg = self._pgconn
         sends, self._pending = self._pending, []
-        sends.append(last)
-        results = []
-        self.round_trips += 1
-        pg.enter_pipeline_mode()
         try:
+            pg.enter_pipeline_mode()
             for name, values, formats in sends:
                 pg.send_query_prepared(name, values, formats)
             pg.pipeline_sync()
+        except BaseException:
+            self.close()  # opened anew when next used
+            raise
+
+    def _receive(self) -> list[Any]:
+        """The results of the pipeline :meth:`_send` sent, once they are all in."""
+        pg = self._pgconn
+        results = []
+        try:
             while True:  # each statement's result, each followed by None; then the sync's
                 while pg.is_busy():
                     self._poll.poll()  # the GIL released while the server works
@@ -364,9 +418,7 @@ class Session:
             # Cut short (the connection broke): it is closed, and opened anew when next used.
             self.close()
             raise
-        for result in results:
-            self._check(result)
-        return results[-1]
+        return results
 
     def _check(self, result: Any) -> Any:
         if result.status in (TUPLES_OK, COMMAND_OK):
@@ -547,11 +599,19 @@ def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequ
             if not single:
                 session.begin(BEGIN_WRITE if write else BEGIN_READ)  # sent with what comes next
             result = fn(SqlTx(db), *args)
-            if not single:
+            if write:
                 db.committing = True
                 if session.command(b"COMMIT") != b"COMMIT":  # a failed transaction ends so
                     raise errors.InFailedSqlTransaction(
                         "the transaction had failed: it was rolled back, not committed")
+            elif not single:
+                # A read's snapshot ends without waiting for the server's word: nothing in it
+                # is to be made durable. One that had failed is no result (its answers stop
+                # at the error), as a write's is not.
+                if conn.info.transaction_status == pq.TransactionStatus.INERROR:
+                    raise errors.InFailedSqlTransaction(
+                        "the transaction had failed: it was rolled back")
+                session.end(b"COMMIT")
             return result
         except _Several:
             _SEVERAL.add(_code(fn))
@@ -582,12 +642,13 @@ def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequ
 
 
 def _rollback(session: Session) -> None:
-    """End a failed transaction on the session's own path (libpq, as its BEGIN went)."""
+    """End a failed transaction on the session's own path (libpq, as its BEGIN went),
+    without waiting for the server's answer (see :meth:`Session.end`)."""
     session.discard()
     conn = session.conn
     if (conn is not None and not conn.closed
             and conn.info.transaction_status != pq.TransactionStatus.IDLE):
-        session.command(b"ROLLBACK")
+        session.end(b"ROLLBACK")
 
 
 def _migrate(session: Session, path: Path) -> int:
