@@ -168,6 +168,11 @@ def report(backends: list[Backend], args: argparse.Namespace) -> bool:
             print(f"{game:<8} {'the bot of ' + str(args.against):>49} "
                   f"{_spread(other.cpu[game]):>24} {ratio:5.2f}x {server:>24}   "
                   f"{statistics.median(other.loop[game]):.2f} ms")
+        for game in args.games:  # the two bots of a round ran one after the other
+            pairs = [a / b for a, b in zip(pg.cpu[game], other.cpu[game], strict=True)]
+            print(f"{game:<8} this bot / the other, on PostgreSQL, round by round: "
+                  + " ".join(f"{r:.2f}" for r in pairs)
+                  + f"; median {statistics.median(pairs):.2f}")
     print(f"target: the bot's CPU per click on PostgreSQL within {RATIO_TARGET}x of SQLite's: "
           f"{'ok' if met else 'MISSED'}")
     return met

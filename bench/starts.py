@@ -8,11 +8,15 @@ a time, and reads the bot's CPU from ``/proc`` around them. The bots run at once
 against its own stand-in, and take turns round by round (the order reversed every round), so
 a change in the machine's background load hits them alike. ``--against CHECKOUT`` also runs
 another checkout's bot (its ``python -m bot``, same interpreter): before and after a change,
-in one run. Afterwards every interaction must have been answered exactly once, each start
-with a board, and no bot may have logged an error.
+in one run. ``--postgres`` runs each of those bots a second time on PostgreSQL (a durable
+throwaway cluster, ``tests/postgres/cluster.py``, a database each), in turn with the others,
+and reports the PostgreSQL server's own CPU per start beside. Afterwards every interaction
+must have been answered exactly once, each start with a board, and no bot may have logged an
+error.
 
     .venv/bin/python -m bench.starts                     # 5 rounds of 300 starts of each kind
     .venv/bin/python -m bench.starts --against ../main   # the same, another checkout beside
+    .venv/bin/python -m bench.starts --postgres          # on SQLite and on PostgreSQL
     .venv/bin/python -m bench.starts --quick             # seconds: checks that it all runs
 """
 
@@ -30,12 +34,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench._sharded import postgres_cpu_seconds
 from bench._standin.checks import answer_problems
 from bench._standin.ids import is_minimal_move, is_move
 from bench._standin.players import Outcome, answered, command_options, playable_on
 from bench._standin.process import MINIMAL_BOT, PROJECT_BOT, ROOT, BotProcess
 from bench._standin.server import StandIn
+from bench.backends import PostgresBot
 from rules import GAMES
+from tests.postgres.cluster import DURABLE, Cluster, Unavailable
 
 
 @dataclass
@@ -47,7 +54,9 @@ class Subject:
     bot: BotProcess
     commands: tuple[str, ...]
     is_move_id: Callable[[str], bool]
+    postgres: bool = False
     ms: dict[str, list[float]] = field(default_factory=dict)
+    server: dict[str, list[float]] = field(default_factory=dict)  # PostgreSQL's ms per start
     outcomes: list[Outcome] = field(default_factory=list)
     boardless: int = 0  # starts answered with no move to play
 
@@ -76,23 +85,34 @@ async def starts(subject: Subject, command: str, users: range, concurrency: int)
     return (subject.bot.cpu_seconds() - before) * 1000 / max(answers, 1)
 
 
-async def measure(args: argparse.Namespace, folder: Path) -> list[Subject]:
-    specs: list[tuple[str, tuple[str, ...], Path, tuple[str, ...], Callable[[str], bool]]] = [
-        ("project", PROJECT_BOT, ROOT, ("daily", "play"), is_move)]
+async def measure(args: argparse.Namespace, folder: Path, cluster: Cluster | None
+                  ) -> list[Subject]:
+    projects = [("project", ROOT)]
     if args.against is not None:
-        specs.append((f"against {args.against}", PROJECT_BOT, args.against, ("daily", "play"),
-                      is_move))
+        projects.append((f"against {args.against}", args.against))
+    # (name, command, checkout, commands, move ids, database: None for a SQLite file)
+    specs: list[tuple[str, tuple[str, ...], Path, tuple[str, ...], Callable[[str], bool],
+                      str | None]] = [
+        (name, PROJECT_BOT, root, ("daily", "play"), is_move, None) for name, root in projects]
+    if cluster is not None:
+        specs += [(f"{name} on PostgreSQL", PROJECT_BOT, root, ("daily", "play"), is_move,
+                   cluster.create_database(f"starts{i}"))
+                  for i, (name, root) in enumerate(projects)]
     if not args.skip_minimal:
-        specs.append(("minimal", MINIMAL_BOT, ROOT, ("play",), is_minimal_move))
+        specs.append(("minimal", MINIMAL_BOT, ROOT, ("play",), is_minimal_move, None))
     subjects: list[Subject] = []
     async with contextlib.AsyncExitStack() as stack:
-        for i, (name, command, root, commands, is_move_id) in enumerate(specs):
+        for i, (name, command, root, commands, is_move_id, url) in enumerate(specs):
             discord = await stack.enter_async_context(StandIn())
-            bot = BotProcess(discord, folder / f"{i}.sqlite3", folder / f"{i}.log", command,
-                             log_level="WARNING", root=root)
+            log = folder / f"{i}.log"
+            if url is None:
+                bot = BotProcess(discord, folder / f"{i}.sqlite3", log, command,
+                                 log_level="WARNING", root=root)
+            else:
+                bot = PostgresBot(discord, url, log, args.pool, root=root)
             stack.push_async_callback(bot.stop)
             await bot.start()
-            subjects.append(Subject(name, discord, bot, commands, is_move_id))
+            subjects.append(Subject(name, discord, bot, commands, is_move_id, url is not None))
         await asyncio.sleep(1.0)  # past the start-up's own work (command sync, caches)
         user = 10_000
         for round_ in range(args.rounds):
@@ -100,8 +120,14 @@ async def measure(args: argparse.Namespace, folder: Path) -> list[Subject]:
                 for command in subject.commands:
                     users = range(user, user + args.starts)
                     user += args.starts
+                    before = (postgres_cpu_seconds(cluster.data)
+                              if cluster is not None and subject.postgres else 0.0)
                     ms = await starts(subject, command, users, args.concurrency)
                     subject.ms.setdefault(command, []).append(ms)
+                    if cluster is not None and subject.postgres:
+                        used = postgres_cpu_seconds(cluster.data) - before
+                        subject.server.setdefault(command, []).append(
+                            used * 1000 / args.starts)
         for subject in subjects:
             await subject.bot.stop()
     return subjects
@@ -117,9 +143,18 @@ def report(subjects: list[Subject], args: argparse.Namespace) -> bool:
         for command, values in subject.ms.items():
             print(f"  {subject.name:<24} /{command:<6} " + " ".join(f"{v:.2f}" for v in values)
                   + f"   {statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]")
-    first = subjects[0]
-    for other in subjects[1:]:
-        for command in set(first.ms) & set(other.ms):
+            if command in subject.server:
+                server = subject.server[command]
+                print(f"  {'':<24} /{command:<6} PostgreSQL server: "
+                      f"{statistics.median(server):.2f} [{min(server):.2f}-{max(server):.2f}]")
+    # Each bot against the ones after it on the same database (the project first), and each
+    # checkout on PostgreSQL against itself on SQLite.
+    pairs = [(a, b) for i, a in enumerate(subjects) for b in subjects[i + 1:]
+             if a.postgres == b.postgres and (i == 0 or a.postgres)]
+    pairs += [(a, b) for a in subjects for b in subjects
+              if a.postgres and not b.postgres and a.name == f"{b.name} on PostgreSQL"]
+    for first, other in pairs:
+        for command in sorted(set(first.ms) & set(other.ms)):
             ratios = [a / b for a, b in zip(first.ms[command], other.ms[command], strict=True)
                       if b > 0]
             if ratios:
@@ -159,6 +194,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="another checkout whose bot is measured beside this one's")
     parser.add_argument("--skip-minimal", action="store_true",
                         help="do not measure the minimal bot")
+    parser.add_argument("--postgres", action="store_true",
+                        help="also run each project bot on PostgreSQL (a durable throwaway "
+                        "cluster, a database each), with the server's CPU per start")
+    parser.add_argument("--pool", type=int, default=4,
+                        help="DATABASE_POOL_SIZE of the bots on PostgreSQL (4)")
     args = parser.parse_args(argv)
     if args.quick:
         args.starts, args.rounds = 10, 1
@@ -168,8 +208,16 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{args.against} is not a checkout of the project")
     os.environ["TABLE_PICTURES"] = "off"  # the bot processes inherit it
     args.load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    with tempfile.TemporaryDirectory(prefix="dd-starts-") as tmp:
-        subjects = asyncio.run(measure(args, Path(tmp)))
+    with tempfile.TemporaryDirectory(prefix="dd-starts-") as tmp, \
+            contextlib.ExitStack() as stack:
+        cluster = None
+        if args.postgres:
+            try:
+                cluster = stack.enter_context(Cluster(DURABLE))
+            except Unavailable as exc:
+                print(f"skipped: {exc}")
+                return 1 if os.environ.get("REQUIRE_POSTGRES") == "1" else 0
+        subjects = asyncio.run(measure(args, Path(tmp), cluster))
         return 0 if report(subjects, args) else 1
 
 

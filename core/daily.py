@@ -105,6 +105,9 @@ class Daily:
         self._secret = secret
         #: Today's deals as dealt, by game, variant, day and rules: the same for every player.
         self._dealt: dict[tuple[str, str, str, str], tuple[NewRun, object]] = {}
+        #: The day's rules keys seen pinned, and to which rules (a pin never changes once
+        #: made): a start under those rules asks the database no more.
+        self._pinned: set[tuple[str, str]] = set()
 
     async def secret(self) -> str:
         """The secret daily seeds derive from: given at start, or generated once and kept in
@@ -169,11 +172,17 @@ class Daily:
             )
             if any(kept[2] != day for kept in self._dealt):
                 self._dealt.clear()  # only today's deals are kept
+                self._pinned.clear()
             self._dealt[key] = new
         else:
             new = self._runs.redeal(dealt, owner_id, guild_id=guild_id, channel_id=channel_id)
         named = None if name is None else listed_as(new[0].owner_id, name)
-        return await self._ctx.store.write(_start_tx, new, f"rules:{engine.key}:{day}", named)
+        pin = (f"rules:{engine.key}:{day}", new[0].rules)
+        started = await self._ctx.store.write(
+            _start_tx, new, None if pin in self._pinned else pin[0], named)
+        if started.created:  # its rules were pinned, or found so
+            self._pinned.add(pin)
+        return started
 
     async def start_new(
         self,
@@ -247,18 +256,19 @@ class Daily:
         return None if stored == mine else stored.split("\n")[0]
 
 
-def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str,
+def _start_tx(tx: Tx, new: tuple[NewRun, object], rules_key: str | None,
               name: str | None) -> DailyStart:
+    """Today's daily of the player of ``new``, or ``new`` stored. ``rules_key``: the meta key
+    that pins the day's rules, to pin or check (None: known to hold ``new``'s rules)."""
     row, state = new
     assert row.day is not None
     if name is not None:
-        keep_name(tx, row.owner_id, name, row.now)
-    before = tx.daily_run(row.owner_id, row.game, row.variant, day_before(row.day))
-    yesterday = None if before is None else before.id
-    existing = tx.daily_run(row.owner_id, row.game, row.variant, row.day)
+        keep_name(tx, row.owner_id, name, row.now)  # queued: it goes with the next statement
+    existing, yesterday = tx.daily_and_before(row.owner_id, row.game, row.variant, row.day,
+                                              day_before(row.day))
     if existing is not None:
         return DailyStart(load(tx, existing, repair=True), created=False, yesterday=yesterday)
-    pinned = tx.add_meta(rules_key, row.rules)
+    pinned = row.rules if rules_key is None else tx.add_meta(rules_key, row.rules)
     if pinned != row.rules:
         raise BadRequest(
             N_("Today's {game} daily is played under rules {rules}, which this version of "

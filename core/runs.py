@@ -370,12 +370,10 @@ class Runs:
 
 
 def insert_run(tx: Tx, new: NewRun, state: Any) -> Run:
-    """Store a dealt run (``Runs.deal``) and return it. ``Conflict`` if a unique key (one
-    daily per player) forbids it."""
-    run_id = tx.insert_run(new)
-    row = tx.run(run_id)
-    assert row is not None
-    _remember(run_id, row.version, new.state, state)
+    """Store a dealt run (``Runs.deal``) and return it, as stored: one statement, whose row
+    comes back with it. ``Conflict`` if a unique key (one daily per player) forbids it."""
+    row = tx.insert_run(new)
+    _remember(row.id, row.version, new.state, state)
     return Run.from_row(row, state)
 
 

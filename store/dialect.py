@@ -104,6 +104,12 @@ class Db(Protocol):
         """Run a write; the number of rows it changed."""
         ...
 
+    def queue(self, query: Query, params: Mapping[str, Any]) -> None:
+        """Run a write whose row count nobody reads, at the latest with the transaction's
+        next statement or its commit (PostgreSQL sends it with that one, in the same round
+        trip); an error it meets is raised there. Later statements see what it wrote."""
+        ...
+
 
 class SqliteDb:
     """:class:`Db` over a ``sqlite3`` connection (its ``row_factory`` is ``sqlite3.Row``)."""
@@ -123,3 +129,6 @@ class SqliteDb:
 
     def change(self, query: Query, params: Mapping[str, Any]) -> int:
         return self.conn.execute(query.sqlite, params).rowcount
+
+    def queue(self, query: Query, params: Mapping[str, Any]) -> None:
+        self.conn.execute(query.sqlite, params)  # in the process: no round trip to save

@@ -14,7 +14,12 @@ the store spends as few as it can and as little on each (measured in ``bench/REA
 - a statement is prepared on its connection at first use and then run by name through
   libpq, its parameters and rows adapted by psycopg's own adapters, without a cursor;
 - a connection stays with its thread: no pool checkout and return per transaction;
-- ``BEGIN`` and ``COMMIT`` are fixed texts sent as they are;
+- ``BEGIN`` waits for the transaction's first statement and goes to the server with it, in
+  one round trip (libpq's pipeline mode), as does a write queued with :meth:`PostgresDb.queue`
+  (whose row count nobody reads): a write costs its statements and its ``COMMIT``;
+- a read's ``COMMIT`` and a failed write's ``ROLLBACK`` are sent without waiting for the
+  answer (read when the connection is next used): nothing waits on them, and the snapshot or
+  the locks go at once all the same; a read of several statements costs those statements;
 - a read whose function runs one statement runs it alone, outside a transaction (one
   statement is one snapshot already): one round trip instead of three; the first time a
   read's function asks for a second statement it runs again in a snapshot, as it does from
@@ -57,6 +62,7 @@ import hashlib
 import logging
 import queue
 import re
+import select
 import threading
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
@@ -162,6 +168,11 @@ class PostgresStore:
         return await self._lanes.run(_migrate, folder(POSTGRESQL) if path is None else
                                      Path(path))
 
+    def round_trips(self) -> int:
+        """Round trips to the primary this store's connections have made so far (what the
+        tests count)."""
+        return sum(session.round_trips for session in self._lanes.sessions)
+
     async def read(self, fn: Callable[..., T], *args: Any, replica: bool = False) -> T:
         """Run ``fn(tx, *args)`` in a read-only snapshot, on the replica if ``replica`` and
         one is configured."""
@@ -210,6 +221,12 @@ class Session:
     cursor uses (so values and errors are psycopg's own), without the cursor's per-statement
     machinery, which costs the bot's process about as much again as the statement (see
     ``bench/README.md``). libpq waits for the server with the GIL released.
+
+    What needs no answer of its own waits in :attr:`_pending` (the transaction's ``BEGIN``,
+    writes queued by :meth:`queue`) and goes out with the next statement or command, all in
+    one pipeline (libpq's pipeline mode: one send, one wait, the answers in order): a
+    transaction of one statement and its ``COMMIT`` is two round trips, not three. The first
+    error among them is raised when that statement runs; what came after it was not run.
     """
 
     def __init__(self, url: str, timeout: float) -> None:
@@ -221,9 +238,20 @@ class Session:
         self._encoding = "utf-8"
         # (statement, parameter types) -> (its name on the connection, its columns' names)
         self._prepared: dict[tuple[bytes, tuple[int, ...]], list[Any]] = {}
+        # Prepared statements to send with the next one: (name, parameters, their formats).
+        self._pending: list[tuple[bytes, Sequence[Any] | None, Sequence[int] | None]] = []
+        self._poll: Any = None
+        self._unread = False  # the last transaction's end was sent, its answer not read
+        #: Round trips to the server so far: each time a statement (or a pipeline of them)
+        #: was sent and its answer waited for, a statement's preparation included (the end
+        #: of a read or of a failed transaction is sent, not waited for). Counted by tests.
+        self.round_trips = 0
 
     def connection(self) -> psycopg.Connection[Any]:
-        """The open connection (a new one if there is none, or it broke)."""
+        """The open connection (a new one if there is none, or it broke), the answers to the
+        last transaction's end read."""
+        if self._unread:
+            self._settle()
         if self.conn is None or self.conn.closed:
             self._prepared.clear()
             # prepare_threshold=None: psycopg prepares nothing of its own here. Once it has,
@@ -240,11 +268,32 @@ class Session:
             self._pgconn = self.conn.pgconn
             self._transformer = Transformer(self.conn)
             self._encoding = self.conn.info.encoding
+            self._pending.clear()
+            self._unread = False
+            self._poll = select.poll()
+            self._poll.register(self._pgconn.socket, select.POLLIN)
         return self.conn
 
+    def begin(self, sql: bytes) -> None:
+        """Start a transaction (``sql``, a ``BEGIN``) with the next round trip."""
+        self._pending[:] = [(self._prepare(sql, ())[0], None, None)]
+
+    def discard(self) -> None:
+        """Forget what was waiting to be sent (the transaction it was for has ended)."""
+        self._pending.clear()
+
     def command(self, sql: bytes) -> bytes:
-        """Run a statement without parameters (``BEGIN``, ``COMMIT``); its command tag."""
-        return self._check(self._pgconn.exec_(sql)).command_status or b""
+        """Run a statement without parameters (``COMMIT``, ``ROLLBACK``); its command tag.
+
+        A transaction that never got past its ``BEGIN`` ends without a word to the server.
+        """
+        if not self._pending:
+            self.round_trips += 1
+            return self._check(self._pgconn.exec_(sql)).command_status or b""
+        if len(self._pending) == 1 and self._pending[0][1] is None and sql in _ENDS:
+            self._pending.clear()  # only its BEGIN, not sent: nothing to end
+            return sql
+        return self._pipeline((self._prepare(sql, ())[0], None, None)).command_status or b""
 
     def execute(self, text: str, params: Mapping[str, Any], rows: bool) -> Any:
         """Run ``text`` (psycopg's ``%(name)s`` markers) with ``params``: its rows as dicts if
@@ -253,16 +302,12 @@ class Session:
         tr = self._transformer
         assert tr is not None
         dumped = tr.dump_sequence([params[name] for name in names], _AUTO[len(names)])
-        key = (sql, tr.types)
-        prepared = self._prepared.get(key)
-        if prepared is None:
-            if len(self._prepared) >= MAX_PREPARED:  # never reached by the store's own queries
-                self.command(b"DEALLOCATE ALL")
-                self._prepared.clear()
-            name = f"dd_{len(self._prepared)}".encode()
-            self._check(self._pgconn.prepare(name, sql, tr.types))
-            prepared = self._prepared[key] = [name, None]
-        result = self._check(self._pgconn.exec_prepared(prepared[0], dumped, tr.formats))
+        prepared = self._prepare(sql, tr.types)
+        if self._pending:
+            result = self._pipeline((prepared[0], dumped, tr.formats))
+        else:
+            self.round_trips += 1
+            result = self._check(self._pgconn.exec_prepared(prepared[0], dumped, tr.formats))
         if not rows:
             return result.ntuples if result.status == TUPLES_OK else int(
                 result.command_tuples or 0)
@@ -273,6 +318,107 @@ class Session:
         tr.set_pgresult(result)
         return tr.load_rows(0, result.ntuples,
                             lambda values: dict(zip(columns, values, strict=True)))
+
+    def queue(self, text: str, params: Mapping[str, Any]) -> None:
+        """Send ``text`` with ``params`` with the next statement or command (see the class)."""
+        sql, names = _numbered(text)
+        tr = self._transformer
+        assert tr is not None
+        dumped = tr.dump_sequence([params[name] for name in names], _AUTO[len(names)])
+        self._pending.append((self._prepare(sql, tr.types)[0], dumped, tuple(tr.formats)))
+
+    def _prepare(self, sql: bytes, types: tuple[int, ...]) -> list[Any]:
+        """``[name, columns]`` of ``sql`` prepared on this connection (now, if it was not)."""
+        key = (sql, types)
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            # Never reached by the store's own queries; not while statements wait to be sent.
+            if len(self._prepared) >= MAX_PREPARED and not self._pending:
+                self.round_trips += 1
+                self._check(self._pgconn.exec_(b"DEALLOCATE ALL"))
+                self._prepared.clear()
+            name = f"dd_{len(self._prepared)}".encode()
+            self.round_trips += 1
+            self._check(self._pgconn.prepare(name, sql, types or None))
+            prepared = self._prepared[key] = [name, None]
+        return prepared
+
+    def _pipeline(self, last: tuple[bytes, Sequence[Any] | None, Sequence[int] | None]) -> Any:
+        """Send what is pending and ``last`` in one pipeline; ``last``'s result, once every
+        answer is in (the first error among them raised)."""
+        self._pending.append(last)
+        self.round_trips += 1
+        self._send()
+        results = self._receive()
+        for result in results:
+            self._check(result)
+        return results[-1]
+
+    def end(self, sql: bytes) -> None:
+        """End the transaction with ``sql`` (a read's ``COMMIT``, a ``ROLLBACK``) without
+        waiting for the server's answer: it is read when the session is next used (see
+        :meth:`connection`). Nothing waits on what these answer (a read-only snapshot has
+        nothing to make durable; a rollback undoes), and sending at once lets go of the
+        snapshot and of the rows locked without delay."""
+        if len(self._pending) == 1 and self._pending[0][1] is None:
+            self._pending.clear()  # only its BEGIN, not sent: nothing to end
+            return
+        self._pending.append((self._prepare(sql, ())[0], None, None))
+        try:
+            self._send()
+        except psycopg.OperationalError:  # the connection broke: the next use opens another
+            return
+        self._unread = True
+
+    def _settle(self) -> None:
+        """Read the answers to the last :meth:`end` (long arrived, as a rule)."""
+        self._unread = False
+        try:
+            results = self._receive()
+        except psycopg.OperationalError:
+            return  # closed: the caller opens a new connection
+        for result in results:
+            if result.status not in (TUPLES_OK, COMMAND_OK):
+                log.warning("ending a transaction failed: %s",
+                            result.get_error_message(self._encoding).strip())
+
+    def _send(self) -> None:
+        """What is pending, sent in one pipeline ended by a sync (:meth:`_receive` reads
+        the answers)."""
+        pg = self._pgconn
+        sends, self._pending = self._pending, []
+        try:
+            pg.enter_pipeline_mode()
+            for name, values, formats in sends:
+                pg.send_query_prepared(name, values, formats)
+            pg.pipeline_sync()
+        except BaseException:
+            self.close()  # opened anew when next used
+            raise
+
+    def _receive(self) -> list[Any]:
+        """The results of the pipeline :meth:`_send` sent, once they are all in."""
+        pg = self._pgconn
+        results = []
+        try:
+            while True:  # each statement's result, each followed by None; then the sync's
+                while pg.is_busy():
+                    self._poll.poll()  # the GIL released while the server works
+                    pg.consume_input()
+                result = pg.get_result()
+                if result is None:
+                    if pg.status == pq.ConnStatus.BAD:
+                        raise psycopg.OperationalError("the connection was lost")
+                elif result.status == PIPELINE_SYNC:
+                    break
+                else:
+                    results.append(result)
+            pg.exit_pipeline_mode()
+        except BaseException:
+            # Cut short (the connection broke): it is closed, and opened anew when next used.
+            self.close()
+            raise
+        return results
 
     def _check(self, result: Any) -> Any:
         if result.status in (TUPLES_OK, COMMAND_OK):
@@ -294,6 +440,9 @@ MAX_PREPARED = 1000
 _AUTO = [[PyFormat.AUTO] * n for n in range(100)]
 TUPLES_OK = pq.ExecStatus.TUPLES_OK
 COMMAND_OK = pq.ExecStatus.COMMAND_OK
+PIPELINE_SYNC = pq.ExecStatus.PIPELINE_SYNC
+#: What ends a transaction.
+_ENDS = (b"COMMIT", b"ROLLBACK")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -329,7 +478,7 @@ class Lanes:
         self._done: dict[asyncio.AbstractEventLoop,
                          list[tuple[asyncio.Future[Any], bool, Any]]] = {}
         self._closed = False
-        self._sessions = sessions
+        self.sessions = sessions
         self._threads = [threading.Thread(target=self._work, args=(session,),
                                           name=f"{name}-{i}", daemon=True)
                          for i, session in enumerate(sessions)]
@@ -338,7 +487,7 @@ class Lanes:
     def connect(self) -> None:
         """Open every connection (``psycopg.OperationalError`` if one cannot be), then start
         the threads."""
-        for session in self._sessions:
+        for session in self.sessions:
             session.connection()
         for thread in self._threads:
             thread.start()
@@ -357,7 +506,7 @@ class Lanes:
         them), and close the connections."""
         self._closed = True
         if not self._started:
-            for session in self._sessions:
+            for session in self.sessions:
                 session.close()
             return
         for _ in self._threads:
@@ -448,13 +597,21 @@ def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequ
         db = PostgresDb(session, write, single)
         try:
             if not single:
-                session.command(BEGIN_WRITE if write else BEGIN_READ)
+                session.begin(BEGIN_WRITE if write else BEGIN_READ)  # sent with what comes next
             result = fn(SqlTx(db), *args)
-            if not single:
+            if write:
                 db.committing = True
                 if session.command(b"COMMIT") != b"COMMIT":  # a failed transaction ends so
                     raise errors.InFailedSqlTransaction(
                         "the transaction had failed: it was rolled back, not committed")
+            elif not single:
+                # A read's snapshot ends without waiting for the server's word: nothing in it
+                # is to be made durable. One that had failed is no result (its answers stop
+                # at the error), as a write's is not.
+                if conn.info.transaction_status == pq.TransactionStatus.INERROR:
+                    raise errors.InFailedSqlTransaction(
+                        "the transaction had failed: it was rolled back")
+                session.end(b"COMMIT")
             return result
         except _Several:
             _SEVERAL.add(_code(fn))
@@ -485,11 +642,13 @@ def _transaction(session: Session, write: bool, fn: Callable[..., T], args: Sequ
 
 
 def _rollback(session: Session) -> None:
-    """End a failed transaction on the session's own path (libpq, as its BEGIN went)."""
+    """End a failed transaction on the session's own path (libpq, as its BEGIN went),
+    without waiting for the server's answer (see :meth:`Session.end`)."""
+    session.discard()
     conn = session.conn
     if (conn is not None and not conn.closed
             and conn.info.transaction_status != pq.TransactionStatus.IDLE):
-        session.command(b"ROLLBACK")
+        session.end(b"ROLLBACK")
 
 
 def _migrate(session: Session, path: Path) -> int:
@@ -572,3 +731,8 @@ class PostgresDb:
 
     def change(self, query: Query, params: Mapping[str, Any]) -> int:
         return self._execute(query, params, False)  # type: ignore[no-any-return]
+
+    def queue(self, query: Query, params: Mapping[str, Any]) -> None:
+        if self.single:  # a read writes nothing: in its snapshot, the server will refuse it
+            raise _Several
+        self.session.queue(query.postgresql, params)

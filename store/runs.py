@@ -97,7 +97,9 @@ class Runs(Protocol):
     def run_version(self, run_id: int) -> int | None: ...
     def unfinished(self, owner_id: int, game: str | None) -> list[RunRow]: ...
     def daily_run(self, owner_id: int, game: str, variant: str, day: str) -> RunRow | None: ...
-    def insert_run(self, run: NewRun) -> int: ...
+    def daily_and_before(self, owner_id: int, game: str, variant: str, day: str,
+                         before: str) -> tuple[RunRow | None, int | None]: ...
+    def insert_run(self, run: NewRun) -> RunRow: ...
     def update_run(self, change: RunChange) -> bool: ...
     def update_state(self, run_id: int, version: int, state: dict[str, Any]) -> bool: ...
     def append_move(self, run_id: int, number: int, action: str, at: str) -> None: ...
@@ -108,6 +110,11 @@ class Runs(Protocol):
 RUN_COLUMNS = """
     id, owner_id, guild_id, channel_id, game, variant, seed, deck, kind, day, status, outcome,
     score, state, moves, version, ranked, rules, hinted, created_at, updated_at, finished_at
+"""
+#: What an insert hands back: the row as stored but its state, which the inserter has.
+INSERTED_COLUMNS = """
+    id, owner_id, guild_id, channel_id, game, variant, seed, deck, kind, day, status, outcome,
+    score, moves, version, ranked, rules, hinted, created_at, updated_at, finished_at
 """
 
 RUN_VERSION = Query.both("SELECT version FROM runs WHERE id = {id}")
@@ -127,16 +134,23 @@ SELECT_DAILY = Query.both(f"""
     WHERE kind = 'daily' AND owner_id = {{owner_id}} AND game = {{game}}
       AND variant = {{variant}} AND day = {{day}}
 """)
-# No row back: the one-daily-per-player key (or another unique key) said no.
-INSERT_RUN = Query.both("""
+# Today's daily and the one of the day before (the look back's), in one statement.
+SELECT_DAILY_AND_BEFORE = Query.both(f"""
+    SELECT {RUN_COLUMNS} FROM runs
+    WHERE kind = 'daily' AND owner_id = {{owner_id}} AND game = {{game}}
+      AND variant = {{variant}} AND day IN ({{day}}, {{before}})
+""")
+# The new run as stored, in the insert's own round trip (RETURNING: SQLite since 3.35); no row
+# back: the one-daily-per-player key (or another unique key) said no.
+INSERT_RUN = Query.both(f"""
     INSERT INTO runs (owner_id, guild_id, channel_id, game, variant, seed, deck, kind, day,
                       status, outcome, score, score_key, score_text, points, state, moves,
                       version, ranked, rules, created_at, updated_at, finished_at)
-    VALUES ({owner_id}, {guild_id}, {channel_id}, {game}, {variant}, {seed}, {deck}, {kind},
-            {day}, {status}, {outcome}, {score}, {score_key}, {score_text}, {points}, {state},
-            0, 0, {ranked}, {rules}, {now}, {now}, {finished_at})
+    VALUES ({{owner_id}}, {{guild_id}}, {{channel_id}}, {{game}}, {{variant}}, {{seed}}, {{deck}},
+            {{kind}}, {{day}}, {{status}}, {{outcome}}, {{score}}, {{score_key}}, {{score_text}},
+            {{points}}, {{state}}, 0, 0, {{ranked}}, {{rules}}, {{now}}, {{now}}, {{finished_at}})
     ON CONFLICT DO NOTHING
-    RETURNING id
+    RETURNING {INSERTED_COLUMNS}
 """)
 # The compare-and-set: the row changes only if nobody wrote to it since version {expected}.
 UPDATE_RUN = Query.both("""
@@ -200,7 +214,20 @@ class RunsSql:
         row = self.db.one(SELECT_DAILY, params)
         return None if row is None else run_row(row)
 
-    def insert_run(self, run: NewRun) -> int:
+    def daily_and_before(self, owner_id: int, game: str, variant: str, day: str,
+                         before: str) -> tuple[RunRow | None, int | None]:
+        """The player's daily of ``day`` and the id of their daily of ``before``."""
+        params = {"owner_id": owner_id, "game": game, "variant": variant, "day": day,
+                  "before": before}
+        found, before_id = None, None
+        for row in self.db.all(SELECT_DAILY_AND_BEFORE, params):
+            if row["day"] == day:
+                found = run_row(row)
+            else:
+                before_id = int(row["id"])
+        return found, before_id
+
+    def insert_run(self, run: NewRun) -> RunRow:
         params = {
             "owner_id": run.owner_id, "guild_id": run.guild_id, "channel_id": run.channel_id,
             "game": run.game, "variant": run.variant, "seed": str(run.seed),
@@ -214,7 +241,7 @@ class RunsSql:
         row = self.db.one(INSERT_RUN, params)
         if row is None:
             raise Conflict(f"a {run.kind} run with this key exists already")
-        return int(row["id"])
+        return run_row(row, run.state)
 
     def update_run(self, change: RunChange) -> bool:
         params = {
@@ -243,8 +270,9 @@ class RunsSql:
         self.db.change(DELETE_MOVE, {"run_id": run_id, "number": number})
 
 
-def run_row(row: Row) -> RunRow:
-    """A ``runs`` row (of :data:`RUN_COLUMNS`) decoded."""
+def run_row(row: Row, state: dict[str, Any] | None = None) -> RunRow:
+    """A ``runs`` row (of :data:`RUN_COLUMNS`) decoded; with ``state``, a row of
+    :data:`INSERTED_COLUMNS` whose state that is."""
     # Made as copy.copy makes objects, without the frozen dataclass's __init__ (which sets its
     # 22 fields one object.__setattr__ at a time: about 10 µs a click); every field is given
     # (tests/core/test_model.py reads one back from each database).
@@ -263,7 +291,7 @@ def run_row(row: Row) -> RunRow:
         status=row["status"],
         outcome=row["outcome"],
         score=orjson.loads(row["score"]),
-        state=_state(row["state"]),
+        state=_state(row["state"]) if state is None else state,
         moves=row["moves"],
         version=row["version"],
         ranked=bool(row["ranked"]),

@@ -97,7 +97,9 @@ class SettingsSql:
         self.db.change(UPSERT_PLAYER_SETTING, {"user_id": user_id, "key": key, "value": value})
 
     def set_player_name(self, user_id: int, name: str, now: str) -> None:
-        self.db.change(UPSERT_PLAYER, {"user_id": user_id, "name": name, "now": now})
+        # Queued: on PostgreSQL it goes with the transaction's next statement (a daily start's
+        # read), or with its COMMIT.
+        self.db.queue(UPSERT_PLAYER, {"user_id": user_id, "name": name, "now": now})
 
     def set_player_hidden(self, user_id: int, hidden: bool, now: str) -> None:
         """Whether the player's name is left out of the global boards (``players.hidden``,

@@ -13,9 +13,13 @@ from typing import Any
 
 import pytest
 
-from core import Core, RunKind
+from core import BadRequest, Core, RunKind
 from core.daily import closes_at
 from rules import GAMES
+from store.dialect import Query
+from store.runs import INSERT_RUN, SELECT_DAILY_AND_BEFORE, SELECT_UNFINISHED
+from store.settings import INSERT_META_IF_ABSENT, SELECT_META, UPSERT_PLAYER
+from store.tx import SqlTx
 from tests.core.conftest import START, Clock, query
 from tests.core.test_act import play_out
 
@@ -150,3 +154,85 @@ async def test_today_s_deal_is_dealt_once_and_each_run_is_its_player_s(
     clock.advance(days=1)
     tomorrow = (await core.daily.start(ALICE, "donsol")).run
     assert len(dealt) == 3 and tomorrow.seed != alice.seed and tomorrow.day != alice.day
+
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> list[Query]:
+    """Every statement a transaction runs through the store's ``Db`` (on either database),
+    in order; a queued write counts where it is queued."""
+    seen: list[Query] = []
+
+    class Counting:
+        def __init__(self, db: Any) -> None:
+            self.db, self.locks_rows = db, db.locks_rows
+
+        def one(self, query: Query, params: Any) -> Any:
+            seen.append(query)
+            return self.db.one(query, params)
+
+        def all(self, query: Query, params: Any) -> Any:
+            seen.append(query)
+            return self.db.all(query, params)
+
+        def change(self, query: Query, params: Any) -> Any:
+            seen.append(query)
+            return self.db.change(query, params)
+
+        def queue(self, query: Query, params: Any) -> None:
+            seen.append(query)
+            self.db.queue(query, params)
+
+    made = SqlTx.__init__
+    monkeypatch.setattr(SqlTx, "__init__", lambda tx, db: made(tx, Counting(db)))
+    return seen
+
+
+async def test_a_start_stores_its_run_in_one_statement_that_hands_it_back(
+    core: Core, statements: list[Query]
+) -> None:
+    await core.daily.secret()
+    await core.daily.start(BOB, "donsol")  # the day's rules pinned by someone else's start
+    statements.clear()
+    started = await core.runs.open_practice(ALICE, "donsol", guild_id=77, channel_id=88)
+    assert started.created
+    assert statements == [SELECT_UNFINISHED, INSERT_RUN]  # no read back of the new run
+    statements.clear()
+    daily = await core.daily.start(ALICE, "donsol", name="Alice")
+    assert daily.created and daily.yesterday is None
+    # The name (queued: on PostgreSQL it goes with the next statement), today's and
+    # yesterday's dailies in one read, the insert; the day's rules are known pinned.
+    assert statements == [UPSERT_PLAYER, SELECT_DAILY_AND_BEFORE, INSERT_RUN]
+    statements.clear()
+    again = await core.daily.start(ALICE, "donsol", name="Alice")
+    assert not again.created and statements == [UPSERT_PLAYER, SELECT_DAILY_AND_BEFORE]
+    # What a start hands back is the run as stored.
+    for run in (started.run, daily.run):
+        stored = await core.runs.get(run.id)
+        assert stored == run and stored.view == run.view
+        assert GAMES[run.game].dump(stored.state) == GAMES[run.game].dump(run.state)
+    assert again.run == daily.run
+
+
+async def test_the_day_s_rules_are_pinned_by_its_first_daily_and_asked_once(
+    core: Core, clock: Clock, statements: list[Query], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await core.daily.secret()
+    statements.clear()
+    await core.daily.start(ALICE, "donsol")
+    assert statements == [SELECT_DAILY_AND_BEFORE, INSERT_META_IF_ABSENT, SELECT_META,
+                          INSERT_RUN]
+    statements.clear()
+    await core.daily.start(BOB, "donsol", "hard")  # another variant: the same day's pin
+    assert statements == [SELECT_DAILY_AND_BEFORE, INSERT_RUN]
+    # A bot with other rules (upgraded mid-day) is refused the day's daily, and asks every
+    # time: the pin says which rules the day is played under.
+    monkeypatch.setattr(type(GAMES["donsol"]), "rules_version", 2)
+    for user in (1003, 1004):
+        statements.clear()
+        with pytest.raises(BadRequest, match="played under rules donsol/1"):
+            await core.daily.start(user, "donsol")
+        assert INSERT_META_IF_ABSENT in statements and INSERT_RUN not in statements
+    clock.advance(days=1)  # the next day is pinned to the new rules by its first daily
+    statements.clear()
+    assert (await core.daily.start(1003, "donsol")).run.rules == "donsol/2"
+    assert INSERT_META_IF_ABSENT in statements

@@ -5,6 +5,7 @@ up no other read and the database file is private."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import stat
 import threading
@@ -69,7 +70,7 @@ async def test_the_store_counts_as_wins_the_outcomes_the_caller_names(store) -> 
 async def test_a_refused_insert_is_conflict_and_the_transaction_goes_on(store) -> None:
     """The one-daily key refuses a second daily; the same transaction then reads on (on
     PostgreSQL an error would have aborted it)."""
-    first = await store.write(lambda tx: tx.insert_run(new_run(None, "2026-12-01")))
+    first = (await store.write(lambda tx: tx.insert_run(new_run(None, "2026-12-01")))).id
 
     def refused(insert) -> str:
         try:
@@ -136,3 +137,29 @@ async def test_the_database_file_and_its_wal_are_readable_by_their_owner_alone(
     finally:
         await store.close()
     assert modes == {"": 0o600, "-wal": 0o600, "-shm": 0o600}
+
+
+async def test_an_inserted_run_comes_back_as_it_reads_back(store) -> None:
+    """``insert_run`` hands back the row as stored (its insert's RETURNING): the very run a
+    read of it gives, later in the same transaction and after it, whatever its columns hold."""
+    shapes = [
+        new_run(None, "2026-12-01"),
+        dataclasses.replace(new_run("cleared", "2026-12-02"), guild_id=(1 << 62) + 5,
+                            channel_id=(1 << 61) + 7, ranked=True,
+                            score=[999_999, 0, 12], score_text="Über 3 · 🗡"),
+        dataclasses.replace(new_run(None, "2026-12-01", kind="practice"),
+                            seed=(1 << 64) - 1, deck=("10H", "QS", "A♠"),
+                            state={"room": ["3D", "JC"], "hp": 21, "nested": {"a": [1, None]}},
+                            day=None),
+    ]
+
+    def insert_and_read(tx: Tx) -> list[tuple[object, object]]:
+        inserted = [tx.insert_run(shape) for shape in shapes]
+        return [(row, tx.run(row.id)) for row in inserted]
+
+    pairs = await store.write(insert_and_read)
+    for (inserted, read), shape in zip(pairs, shapes, strict=True):
+        assert inserted == read
+        assert inserted == await store.read(lambda tx, i=inserted.id: tx.run(i))
+        assert (inserted.seed, inserted.deck, inserted.state, inserted.version, inserted.moves,
+                inserted.hinted) == (shape.seed, shape.deck, shape.state, 0, 0, False)
