@@ -290,24 +290,19 @@ class Session:
         if not self._pending:
             self.round_trips += 1
             return self._check(self._pgconn.exec_(sql)).command_status or b""
-        if len(self._pending) == 1 and self._pending[0][1] is None and sql in _ENDS:
-            self._pending.clear()  # only its BEGIN, not sent: nothing to end
+        if sql in _ENDS and self._begun_only():
             return sql
         return self._pipeline((self._prepare(sql, ())[0], None, None)).command_status or b""
 
     def execute(self, text: str, params: Mapping[str, Any], rows: bool) -> Any:
         """Run ``text`` (psycopg's ``%(name)s`` markers) with ``params``: its rows as dicts if
         ``rows``, else the number of rows it changed."""
-        sql, names = _numbered(text)
-        tr = self._transformer
-        assert tr is not None
-        dumped = tr.dump_sequence([params[name] for name in names], _AUTO[len(names)])
-        prepared = self._prepare(sql, tr.types)
+        prepared, dumped, formats = self._bind(text, params)
         if self._pending:
-            result = self._pipeline((prepared[0], dumped, tr.formats))
+            result = self._pipeline((prepared[0], dumped, formats))
         else:
             self.round_trips += 1
-            result = self._check(self._pgconn.exec_prepared(prepared[0], dumped, tr.formats))
+            result = self._check(self._pgconn.exec_prepared(prepared[0], dumped, formats))
         if not rows:
             return result.ntuples if result.status == TUPLES_OK else int(
                 result.command_tuples or 0)
@@ -315,17 +310,27 @@ class Session:
             prepared[1] = [(result.fname(i) or b"").decode(self._encoding)
                            for i in range(result.nfields)]
         columns = prepared[1]
+        tr = self._transformer
+        assert tr is not None
         tr.set_pgresult(result)
         return tr.load_rows(0, result.ntuples,
                             lambda values: dict(zip(columns, values, strict=True)))
 
     def queue(self, text: str, params: Mapping[str, Any]) -> None:
         """Send ``text`` with ``params`` with the next statement or command (see the class)."""
+        prepared, dumped, formats = self._bind(text, params)
+        # The formats copied: the transformer's list is its own, made anew by the next dump.
+        self._pending.append((prepared[0], dumped, tuple(formats)))
+
+    def _bind(self, text: str, params: Mapping[str, Any],
+              ) -> tuple[list[Any], Sequence[Any], Sequence[int]]:
+        """``text`` prepared (``[name, columns]``), ``params`` dumped in its markers' order,
+        and their formats."""
         sql, names = _numbered(text)
         tr = self._transformer
         assert tr is not None
         dumped = tr.dump_sequence([params[name] for name in names], _AUTO[len(names)])
-        self._pending.append((self._prepare(sql, tr.types)[0], dumped, tuple(tr.formats)))
+        return self._prepare(sql, tr.types), dumped, tr.formats
 
     def _prepare(self, sql: bytes, types: tuple[int, ...]) -> list[Any]:
         """``[name, columns]`` of ``sql`` prepared on this connection (now, if it was not)."""
@@ -360,8 +365,7 @@ class Session:
         :meth:`connection`). Nothing waits on what these answer (a read-only snapshot has
         nothing to make durable; a rollback undoes), and sending at once lets go of the
         snapshot and of the rows locked without delay."""
-        if len(self._pending) == 1 and self._pending[0][1] is None:
-            self._pending.clear()  # only its BEGIN, not sent: nothing to end
+        if self._begun_only():
             return
         self._pending.append((self._prepare(sql, ())[0], None, None))
         try:
@@ -369,6 +373,14 @@ class Session:
         except psycopg.OperationalError:  # the connection broke: the next use opens another
             return
         self._unread = True
+
+    def _begun_only(self) -> bool:
+        """Whether all that is pending is the transaction's ``BEGIN``, not sent: then it is
+        dropped, and the transaction ends without a word to the server."""
+        if len(self._pending) == 1 and self._pending[0][1] is None:
+            self._pending.clear()
+            return True
+        return False
 
     def _settle(self) -> None:
         """Read the answers to the last :meth:`end` (long arrived, as a rule)."""
