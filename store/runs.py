@@ -161,6 +161,18 @@ UPDATE_RUN = Query.both("""
         version = version + 1, updated_at = {now}, finished_at = {finished_at}
     WHERE id = {id} AND version = {expected}
 """)
+# What a move that leaves a playing run playing changes, and no more: the full UPDATE_RUN also
+# sets the columns that place a run on a player's lists and the boards (status, ranked, ...),
+# and SQLite rewrites the entry of every index holding a column a statement sets, changed or
+# not. It applies only where those columns already hold what the change gives them; where
+# they do not (a hint marked, a run's end), ``update_run`` writes the full row.
+UPDATE_MOVE = Query.both("""
+    UPDATE runs
+    SET state = {state}, moves = {moves}, score = {score}, score_key = {score_key},
+        score_text = {score_text}, points = {points}, version = version + 1, updated_at = {now}
+    WHERE id = {id} AND version = {expected} AND status = 'playing' AND outcome IS NULL
+      AND ranked = {ranked} AND hinted = {hinted} AND finished_at IS NULL
+""")
 UPDATE_STATE = Query.both(
     "UPDATE runs SET state = {state} WHERE id = {id} AND version = {version}"
 )
@@ -252,6 +264,9 @@ class RunsSql:
             "hinted": int(change.hinted), "now": change.now, "finished_at": change.finished_at,
             "score_text": stored(change.score_text), "points": change.points,
         }
+        if (change.status == "playing" and change.outcome is None
+                and change.finished_at is None and self.db.change(UPDATE_MOVE, params) == 1):
+            return True
         return self.db.change(UPDATE_RUN, params) == 1
 
     def update_state(self, run_id: int, version: int, state: dict[str, Any]) -> bool:
