@@ -10,6 +10,7 @@ tell a state it can no longer load and rebuild it by replaying the moves.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
@@ -188,8 +189,9 @@ class Game(ABC, Generic[S]):
     def dump(self, state: S) -> dict[str, Any]:
         """The full state as JSON-safe data (hidden cards and stream position included)."""
         data: dict[str, Any] = {"engine": f"{self.key}/{self.format_version}"}
-        for f in dataclasses.fields(state):  # type: ignore[arg-type]
-            data[f.name] = _thaw(getattr(state, f.name))
+        for name in _field_names(type(state)):
+            value = getattr(state, name)
+            data[name] = _thaw(value) if isinstance(value, tuple) else value
         if "events" in data:  # sentences: kept with their templates and fields
             data["events"] = [dump_text(e) for e in data["events"]]
         return data
@@ -346,9 +348,17 @@ class _EventsWhenRead:
         self._slot.__set__(state, value)
 
 
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    # A write dumps its state (and a finished run's replay too): the fields of a state class
+    # are looked up once, not walked for every dump.
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _thaw(value: Any) -> Any:
+    # A state's tuples are mostly of cards (text): an item is thawed only if it is a tuple.
     if isinstance(value, tuple):
-        return [_thaw(v) for v in value]
+        return [_thaw(v) if isinstance(v, tuple) else v for v in value]
     return value
 
 

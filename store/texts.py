@@ -23,6 +23,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 #: How every stored message begins (``json.dumps`` of a dict whose first key is ``"t"``).
 MARK = '{"t":'
 
@@ -58,6 +60,12 @@ def stored(text: str) -> str:
         if not data.startswith(MARK):
             return data
         data = {"t": data}
+    try:
+        # orjson's text is json.dumps(data, separators=(",", ":"), ensure_ascii=False)'s for
+        # these values (store.runs.to_json); a value it refuses goes to the standard library.
+        return orjson.dumps(data).decode()
+    except TypeError:
+        pass
     try:
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     except (TypeError, ValueError):  # a field JSON cannot hold: keep the English at least
