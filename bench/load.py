@@ -302,6 +302,7 @@ async def profiled(subject: Subject, games: tuple[str, ...], args: argparse.Name
     sampler = await asyncio.create_subprocess_exec(
         spy, "record", "--pid", str(subject.bot.pid), "--duration", str(int(args.burst)),
         "--rate", str(SAMPLE_RATE), "--format", "raw", "--output", str(out), "--nonblocking",
+        *(["--gil"] if args.profile_gil else []),
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
     await asyncio.sleep(0.5)
     pace = 1.0 if args.profile_paced else None
@@ -571,6 +572,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-paced", action="store_true",
                         help="with --profile: sample paced play (a click a second each) "
                              "instead of back-to-back play")
+    parser.add_argument("--profile-gil", action="store_true",
+                        help="with --profile: sample only the thread holding the GIL (py-spy "
+                             "--gil): the Python work, without threads waiting on the disk or "
+                             "the network, which py-spy otherwise counts as busy")
     parser.add_argument("--pictures", choices=("on", "off"), default="on",
                         help="the project's table pictures (TABLE_PICTURES; default on): off "
                              "compares like with like, the minimal bot draws none")
