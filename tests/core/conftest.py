@@ -55,12 +55,6 @@ BACKENDS = ("sqlite", "postgresql")
 SQLITE_ONLY_MODULES = {"test_migrations.py"}
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "sqlite_only: the test reads or changes the SQLite file with SQLite's SQL"
-    )
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         callspec = getattr(item, "callspec", None)
