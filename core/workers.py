@@ -9,7 +9,9 @@ threads) on first use:
 - ``interactive``: what a player waits for (a hint, a replay's turning point), so a par being
   solved never holds a hint up;
 - ``pictures``: the table pictures the Discord adapter attaches to boards (drawing holds the
-  GIL too).
+  GIL too). A picture is asked for on almost every click, so this lane is a
+  :class:`~core.quick_worker.QuickWorker`, which the event loop reaches over a socket pair:
+  the pool's own threads cost the bot more CPU a picture than the drawing costs the worker.
 
 What runs there must be a module-level function of plain, picklable arguments.
 
@@ -44,6 +46,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from core.quick_worker import QuickWorker
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -60,6 +64,7 @@ class Workers:
 
     def __init__(self) -> None:
         self._pools: dict[str, ProcessPoolExecutor] = {}
+        self._pictures: QuickWorker | None = None
         self._closed = False
         #: Worker processes found dead, by lane; and who is told of each (``bot.metrics``).
         self.deaths: dict[str, int] = dict.fromkeys(LANES, 0)
@@ -79,8 +84,18 @@ class Workers:
             self._pools[lane] = pool
         return pool
 
+    def _quick(self) -> QuickWorker:
+        if self._closed:
+            raise RuntimeError("the workers are closed")
+        if self._pictures is None:
+            self._pictures = QuickWorker(follow_parent, (os.getpid(), NICENESS[PICTURES]),
+                                         starting=_main_left_alone)
+        return self._pictures
+
     async def run(self, lane: str, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the lane's worker process; its result (or its exception)."""
+        if lane == PICTURES:
+            return await self._run_quick(fn, *args)
         pool = self._pool(lane)
         loop = asyncio.get_running_loop()
         try:
@@ -94,25 +109,40 @@ class Workers:
             pool.shutdown(wait=False, cancel_futures=True)
             if self._pools.get(lane) is pool:  # one death, however many calls it broke
                 del self._pools[lane]
-                self.deaths[lane] += 1
-                if self.on_death is not None:
-                    self.on_death(lane)
+                self._died(lane)
                 # Off the event loop: the dead process may take a moment to be waited for.
                 codes = await asyncio.to_thread(_exit_codes, processes)
                 log.error("the %s worker process died (exit codes %s); starting a new one on "
                           "the next call", lane, codes)
             raise
 
+    async def _run_quick(self, fn: Callable[..., T], *args: Any) -> T:
+        worker = self._quick()
+        try:
+            return await worker.run(fn, *args)
+        except BrokenProcessPool:
+            if self._pictures is worker:  # one death, however many calls it broke
+                self._pictures = None
+                process = worker.process
+                self._died(PICTURES)
+                codes = await asyncio.to_thread(_exit_codes, [process] if process else [])
+                log.error("the %s worker process died (exit codes %s); starting a new one on "
+                          "the next call", PICTURES, codes)
+            raise
+
+    def _died(self, lane: str) -> None:
+        self.deaths[lane] += 1
+        if self.on_death is not None:
+            self.on_death(lane)
+
     def close(self) -> None:
         """End the worker processes now, work in progress included (a par being solved is
-        solved again after the next start: nothing was stored)."""
+        solved again after the next start: nothing was stored); the pictures under way are
+        finished first (they take milliseconds)."""
         self._closed = True
-        pictures = self._pools.pop(PICTURES, None)
-        if pictures is not None:
-            # Pictures take milliseconds: finish the ones under way rather than kill the
-            # process (killing it with work queued trips a bug of Python 3.11's pool, which
-            # then prints a traceback from its management thread).
-            pictures.shutdown(wait=True, cancel_futures=True)
+        if self._pictures is not None:
+            self._pictures.close()
+            self._pictures = None
         for pool in self._pools.values():
             # ProcessPoolExecutor (before Python 3.14) cannot kill a busy worker, and
             # shutdown would wait for its search to end; the processes are terminated.

@@ -223,3 +223,55 @@ async def test_a_worker_does_not_run_the_program_that_started_it_again(tmp_path:
     assert "Traceback" not in err.decode(), err.decode()
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
+
+
+async def test_the_pictures_lane_answers_many_jobs_at_once_from_one_process() -> None:
+    workers = Workers()
+    try:
+        # Asked at once before any process is up: one is started, and every job is answered
+        # with its own result.
+        pids = await asyncio.gather(*(workers.run(PICTURES, os.getpid) for _ in range(10)))
+        assert len(set(pids)) == 1 and pids[0] != os.getpid()
+        squares = await asyncio.gather(*(workers.run(PICTURES, pow, i, 2) for i in range(200)))
+        assert squares == [i * i for i in range(200)]
+        big = await workers.run(PICTURES, bytes, 1 << 20)  # larger than a socket's buffer
+        assert big == bytes(1 << 20)
+        assert await workers.run(PICTURES, os.getpid) == pids[0]
+    finally:
+        workers.close()
+
+
+async def test_the_pictures_lane_raises_the_workers_exception_here() -> None:
+    workers = Workers()
+    try:
+        with pytest.raises(ValueError, match="invalid literal"):
+            await workers.run(PICTURES, int, "not a number")
+        with pytest.raises(RuntimeError, match="could not be sent back"):
+            await workers.run(PICTURES, _unpicklable)
+        assert await workers.run(PICTURES, int, "7") == 7  # the same worker carries on
+        assert workers.deaths[PICTURES] == 0
+    finally:
+        workers.close()
+
+
+async def test_closing_the_pictures_lane_lets_the_job_under_way_finish() -> None:
+    workers = Workers()
+    worker = await workers.run(PICTURES, os.getpid)
+    job = asyncio.ensure_future(workers.run(PICTURES, _slow_answer, 0.5))
+    await asyncio.sleep(0.2)  # sent, and under way
+    workers.close()
+    assert await asyncio.wait_for(job, 10) == "drawn"
+    for _ in range(100):  # then the worker exits on its own
+        if not _alive(worker):
+            break
+        await asyncio.sleep(0.1)
+    assert not _alive(worker), "the pictures worker outlived its close"
+
+
+def _unpicklable() -> object:
+    return lambda: None
+
+
+def _slow_answer(seconds: float) -> str:
+    time.sleep(seconds)
+    return "drawn"
