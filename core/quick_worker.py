@@ -8,9 +8,10 @@ one length-prefixed pickle written to the socket, and its result one read back b
 no thread in between. For the long jobs (a par, a hint) that cost is nothing beside the job,
 and the pool's other lanes keep ``ProcessPoolExecutor``, which can also be told to cancel.
 
-A dead worker (killed, out of memory) fails every job it had with ``BrokenProcessPool``, as a
-broken pool does, and the next job starts a new process. Closing lets the worker finish the
-jobs it was given (pictures take milliseconds), then it exits on the socket's end.
+A dead worker (killed, out of memory) fails every job it had, and every job asked of it
+after, with ``BrokenProcessPool``, as a broken pool does; its owner (``core.workers``) then
+makes a new one. Closing lets the worker finish the jobs it was given (pictures take
+milliseconds), then it exits on the socket's end.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ CLOSE_WAIT = 5.0
 
 
 class QuickWorker:
-    """One worker process, started (spawn) on the first job and again after a death."""
+    """One worker process, started (spawn) on the first job."""
 
     def __init__(self, initializer: Callable[..., None] | None = None,
                  initargs: tuple[Any, ...] = (),
@@ -51,10 +52,13 @@ class QuickWorker:
         self._answers: _Answers | None = None
         self._next = 0
         self._lock = asyncio.Lock()  # one process started, however many jobs ask at once
+        self._dead = False
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in the worker process; its result, or its exception raised here.
-        ``BrokenProcessPool`` when the process dies before it answers."""
+        ``BrokenProcessPool`` when the process died before it answered."""
+        if self._dead:
+            raise BrokenProcessPool("the worker process died")
         if self._answers is None:
             async with self._lock:
                 if self._answers is None:
@@ -89,6 +93,7 @@ class QuickWorker:
     def _lost(self, answers: _Answers) -> None:
         if self._answers is answers:  # not closed by us: the process died
             self._answers = None
+            self._dead = True
 
     def close(self) -> None:
         """No more jobs: the worker finishes the ones it was given, then exits on the

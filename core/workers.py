@@ -109,11 +109,7 @@ class Workers:
             pool.shutdown(wait=False, cancel_futures=True)
             if self._pools.get(lane) is pool:  # one death, however many calls it broke
                 del self._pools[lane]
-                self._died(lane)
-                # Off the event loop: the dead process may take a moment to be waited for.
-                codes = await asyncio.to_thread(_exit_codes, processes)
-                log.error("the %s worker process died (exit codes %s); starting a new one on "
-                          "the next call", lane, codes)
+                await self._buried(lane, processes)
             raise
 
     async def _run_quick(self, fn: Callable[..., T], *args: Any) -> T:
@@ -123,17 +119,19 @@ class Workers:
         except BrokenProcessPool:
             if self._pictures is worker:  # one death, however many calls it broke
                 self._pictures = None
-                process = worker.process
-                self._died(PICTURES)
-                codes = await asyncio.to_thread(_exit_codes, [process] if process else [])
-                log.error("the %s worker process died (exit codes %s); starting a new one on "
-                          "the next call", PICTURES, codes)
+                await self._buried(PICTURES, [worker.process] if worker.process else [])
             raise
 
-    def _died(self, lane: str) -> None:
+    async def _buried(self, lane: str,
+                      processes: list[multiprocessing.process.BaseProcess]) -> None:
+        """Count a lane's worker death, tell ``on_death``, and log it with the exit codes."""
         self.deaths[lane] += 1
         if self.on_death is not None:
             self.on_death(lane)
+        # Off the event loop: the dead process may take a moment to be waited for.
+        codes = await asyncio.to_thread(_exit_codes, processes)
+        log.error("the %s worker process died (exit codes %s); starting a new one on the "
+                  "next call", lane, codes)
 
     def close(self) -> None:
         """End the worker processes now, work in progress included (a par being solved is
