@@ -6,7 +6,6 @@ compare-and-set on ``version``; every statement here is one text both databases 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -14,7 +13,7 @@ from typing import Any, Protocol
 import orjson
 
 from store.dialect import Conflict, Db, Query, Row
-from store.texts import stored
+from store.texts import stored, to_json
 
 
 @dataclass(frozen=True)
@@ -189,18 +188,6 @@ DELETE_MOVE = Query.both("DELETE FROM moves WHERE run_id = {run_id} AND number =
 def score_key(score: Sequence[int]) -> str:
     """Text that sorts like the score list (parts zero-padded): what leaderboards index."""
     return ".".join(f"{max(0, min(int(part), 999_999)):06d}" for part in score)
-
-
-def to_json(value: Any) -> str:
-    """The compact JSON the JSON columns hold: orjson's text, which for the values stored here
-    (dicts with text keys, lists, text, integers, booleans, null) is character for character
-    ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)`` at a fifth of its cost
-    (``tests/core/test_store_json.py``); what orjson refuses (an integer past 64 bits, a key
-    that is not text) is written by the standard library as before."""
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 class RunsSql:
