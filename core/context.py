@@ -1,4 +1,5 @@
-"""What every concern of the core shares: the store, the clock and the source of fresh seeds."""
+"""What every concern of the core shares: the store, the clock, the source of fresh seeds and
+the runs last seen committed."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.clock import Clock, system_clock, timestamp, utc_day
+from core.known import KnownRuns
 from store.base import Store
 
 
@@ -19,6 +21,8 @@ class Context:
     store: Store
     clock: Clock = system_clock
     random_seed: Callable[[], int] = field(default=random_seed)
+    #: The runs this process last saw committed, by id (``core.known``).
+    known: KnownRuns = field(default_factory=KnownRuns)
 
     def now(self) -> str:
         """The current moment as stored (ISO 8601 UTC)."""

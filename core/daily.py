@@ -182,6 +182,7 @@ class Daily:
             _start_tx, new, None if pin in self._pinned else pin[0], named)
         if started.created:  # its rules were pinned, or found so
             self._pinned.add(pin)
+        self._ctx.known.put(started.run)
         return started
 
     async def start_new(

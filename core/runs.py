@@ -19,7 +19,6 @@ Choices where the rules left room:
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
@@ -52,18 +51,6 @@ log = logging.getLogger(__name__)
 # are said in each reader's language when read back; the store may not import the engines,
 # so the core hands it their codec (store/texts.py).
 speak_with(dump_text, load_text)
-
-#: The state of each run as this process last wrote it: run id -> (version, dump, state). The
-#: next click on that run finds the row it wrote and is handed the state object it already
-#: has instead of one rebuilt from the row (``load``), but only when the row holds that very
-#: version and an equal dump: a state loaded from its dump equals the state dumped (the
-#: engines round-trip, ``tests/rules/test_phrases.py``), so this is a memo of ``engine.load``
-#: keyed by what it reads. The row stays the truth: a row another process (or a rolled-back
-#: batch) left otherwise simply misses. Kept small, the oldest written first out: each entry
-#: is objects the garbage collector walks on every full collection (at 4096 entries that
-#: cost more under load than the loads it saved, bench/load.py).
-_WRITTEN: dict[int, tuple[int, dict[str, Any], Any]] = {}
-_WRITTEN_LIMIT = 256
 
 #: Decides whether a run that ends now ranks (besides replaying to its state): the daily's
 #: window. ``(run, now) -> bool``.
@@ -118,7 +105,7 @@ class Runs:
             owner_id, game, variant, guild_id=guild_id, channel_id=channel_id, seed=seed,
             deck=deck, day=day, kind=kind,
         )
-        return await self._ctx.store.write(insert_run, *new)
+        return self._ctx.known.put(await self._ctx.store.write(insert_run, *new))
 
     async def open_practice(
         self,
@@ -140,8 +127,10 @@ class Runs:
             return self.deal(owner_id, engine.key, variant, guild_id=guild_id,
                              channel_id=channel_id)
 
-        return await self._ctx.store.write(
+        started: PracticeStart = await self._ctx.store.write(
             _open_practice_tx, check_id(owner_id, "user"), engine.key, deal)
+        self._ctx.known.put(started.run)
+        return started
 
     def deal(
         self,
@@ -208,9 +197,27 @@ class Runs:
         """The run; ``RunNotFound`` if there is none."""
         run_id = check_run_id(run_id)
         try:
-            return await self._ctx.store.read(get_run, run_id, False)
-        except _NeedsRepair:
-            return await self._ctx.store.write(get_run, run_id, True)
+            try:
+                run = await self._ctx.store.read(get_run, run_id, False)
+            except _NeedsRepair:
+                run = await self._ctx.store.write(get_run, run_id, True)
+        except (RunNotFound, BrokenRun):
+            # Gone or broken under this process (an edit that bypassed the bot): what it knew
+            # of the run is no longer to be trusted, not even by the next write.
+            self._ctx.known.forget(run_id)
+            raise
+        return self._ctx.known.put(run)
+
+    async def shown(self, run_id: int, version: int) -> Run:
+        """The run, for a board's step that writes nothing (a two-step board's first step, the
+        question before resigning): the run as this process last saw it committed when that
+        is the ``version`` the board showed, else as read (``get``).
+
+        Only another process's write since can make the first answer out of date: the board
+        then offers its step on a version already gone, and the step's write, which checks
+        the version in its own transaction, refuses it as a stale board."""
+        known = self._ctx.known.at(check_run_id(run_id), version)
+        return known if known is not None else await self.get(run_id)
 
     async def version(self, run_id: int) -> int:
         """The run's version (its write count) alone, without loading its state;
@@ -239,46 +246,59 @@ class Runs:
         longer at ``version``) or ``IllegalMove`` (with the engine's reason); a refusal writes
         nothing. The move row and the new state are committed together, durably.
         """
-        return await self._ctx.store.write(
-            self._act_tx, check_run_id(run_id), user_id, version, action, self._ctx.now()
-        )
+        run_id = check_run_id(run_id)
+        return self._ctx.known.put(await self._ctx.store.write(
+            self._act_tx, run_id, user_id, version, action, self._ctx.now(),
+            self._ctx.known.at(run_id, version),
+        ))
 
     async def resign(self, run_id: int, user_id: int, version: int) -> Run:
         """End the run as lost, with its score so far."""
-        return await self._ctx.store.write(
-            self._resign_tx, check_run_id(run_id), user_id, version, self._ctx.now()
-        )
+        run_id = check_run_id(run_id)
+        return self._ctx.known.put(await self._ctx.store.write(
+            self._resign_tx, run_id, user_id, version, self._ctx.now(),
+            self._ctx.known.at(run_id, version),
+        ))
 
     async def undo(self, run_id: int, user_id: int, version: int) -> Run:
         """Take back the last move of a practice run: replay all moves but the last.
 
         Raises ``CannotUndo`` for another kind of run or a run without moves.
         """
-        return await self._ctx.store.write(
-            self._undo_tx, check_run_id(run_id), user_id, version, self._ctx.now()
-        )
+        run_id = check_run_id(run_id)
+        return self._ctx.known.put(await self._ctx.store.write(
+            self._undo_tx, run_id, user_id, version, self._ctx.now(),
+            self._ctx.known.at(run_id, version),
+        ))
 
     async def abandon(
         self, run_id: int, user_id: int, version: int, variant: str | None = None
     ) -> Run:
         """Resign the unfinished run and start a new practice run of its game in ``variant``
         (its own when None), in one transaction: both happen, or neither. The new run."""
-        return await self._ctx.store.write(
-            self._abandon_tx, check_run_id(run_id), user_id, version, variant, self._ctx.now()
+        run_id = check_run_id(run_id)
+        new = await self._ctx.store.write(
+            self._abandon_tx, run_id, user_id, version, variant, self._ctx.now(),
+            self._ctx.known.at(run_id, version),
         )
+        self._ctx.known.forget(run_id)  # resigned in that write: its row is one version on
+        return self._ctx.known.put(new)
 
     async def mark_hinted(self, run_id: int, user_id: int, version: int) -> Run:
         """Record that the player asked for a hint on this run (shown in stats)."""
-        return await self._ctx.store.write(
-            self._hinted_tx, check_run_id(run_id), user_id, version, self._ctx.now()
-        )
+        run_id = check_run_id(run_id)
+        return self._ctx.known.put(await self._ctx.store.write(
+            self._hinted_tx, run_id, user_id, version, self._ctx.now(),
+            self._ctx.known.at(run_id, version),
+        ))
 
     # ----- transactions -------------------------------------------------------------------
 
     def _act_tx(
-        self, tx: Tx, run_id: int, user_id: int, version: int, action: str, now: str
+        self, tx: Tx, run_id: int, user_id: int, version: int, action: str, now: str,
+        known: Run | None,
     ) -> Run:
-        run = _as_shown(tx, run_id, user_id, version)
+        run = _as_shown(tx, run_id, user_id, version, known)
         try:
             state = run.engine.apply(run.state, action)
         except IllegalAction as exc:
@@ -291,12 +311,14 @@ class Runs:
             raise StaleBoard(run) from None
         return self._save(tx, run, state, number, now)
 
-    def _resign_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str) -> Run:
-        run = _as_shown(tx, run_id, user_id, version)
+    def _resign_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str,
+                   known: Run | None) -> Run:
+        run = _as_shown(tx, run_id, user_id, version, known)
         return self._finish(tx, run, RunStatus.RESIGNED, now)
 
-    def _undo_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str) -> Run:
-        run = _as_shown(tx, run_id, user_id, version)
+    def _undo_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str,
+                 known: Run | None) -> Run:
+        run = _as_shown(tx, run_id, user_id, version, known)
         if run.kind is not RunKind.PRACTICE:
             raise CannotUndo(run, N_("Only practice runs can be undone: every move here counts."))
         if run.moves == 0:
@@ -307,9 +329,10 @@ class Runs:
         return self._save(tx, run, state, run.moves - 1, now)
 
     def _abandon_tx(
-        self, tx: Tx, run_id: int, user_id: int, version: int, variant: str | None, now: str
+        self, tx: Tx, run_id: int, user_id: int, version: int, variant: str | None, now: str,
+        known: Run | None,
     ) -> Run:
-        run = _as_shown(tx, run_id, user_id, version)
+        run = _as_shown(tx, run_id, user_id, version, known)
         # Dealt inside the transaction (a shuffle, no I/O): a bad variant refuses before
         # anything is written, and the run cannot change between the check and the write.
         new = self.deal(
@@ -319,8 +342,9 @@ class Runs:
         self._finish(tx, run, RunStatus.RESIGNED, now)
         return insert_run(tx, *new)
 
-    def _hinted_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str) -> Run:
-        run = _as_shown(tx, run_id, user_id, version)
+    def _hinted_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str,
+                   known: Run | None) -> Run:
+        run = _as_shown(tx, run_id, user_id, version, known)
         if run.hinted:
             return run
         saved = run.evolve(hinted=True, version=run.version + 1)
@@ -349,7 +373,6 @@ class Runs:
             saved = saved.evolve(ranked=self._ranks(tx, saved, dump, now))
         _update(tx, saved, run.version, dump, view, now)
         saved.__dict__["view"] = view  # Run.view, worked out already (a cached property)
-        _remember(run.id, saved.version, dump, state)
         return saved
 
     def _finish(self, tx: Tx, run: Run, status: RunStatus, now: str) -> Run:
@@ -372,9 +395,7 @@ class Runs:
 def insert_run(tx: Tx, new: NewRun, state: Any) -> Run:
     """Store a dealt run (``Runs.deal``) and return it, as stored: one statement, whose row
     comes back with it. ``Conflict`` if a unique key (one daily per player) forbids it."""
-    row = tx.insert_run(new)
-    _remember(row.id, row.version, new.state, state)
-    return Run.from_row(row, state)
+    return Run.from_row(tx.insert_run(new), state)
 
 
 def give_up(tx: Tx, run: Run, now: str, *, ranks: Callable[[Run], bool]) -> Run:
@@ -416,9 +437,6 @@ def load(tx: Tx, row: RunRow, *, repair: bool) -> Run:
                "bot no longer plays, so it cannot be resumed."),
             {"game": engine.title, "rules": row.rules},
         ))
-    written = _WRITTEN.get(row.id)
-    if written is not None and written[0] == row.version and written[1] == row.state:
-        return Run.from_row(row, written[2])
     try:
         state = engine.load(row.state)
     except ValueError as exc:
@@ -426,15 +444,6 @@ def load(tx: Tx, row: RunRow, *, repair: bool) -> Run:
             raise _NeedsRepair from exc
         state = _rebuild(tx, engine, row, exc)
     return Run.from_row(row, state)
-
-
-def _remember(run_id: int, version: int, dump: dict[str, Any], state: Any) -> None:
-    """Note ``state`` as the run's at ``version``, stored as ``dump`` (see ``_WRITTEN``)."""
-    _WRITTEN.pop(run_id, None)  # back in at the newest end
-    if len(_WRITTEN) >= _WRITTEN_LIMIT:
-        with contextlib.suppress(StopIteration, KeyError, RuntimeError):  # another writer thread
-            del _WRITTEN[next(iter(_WRITTEN))]
-    _WRITTEN[run_id] = (version, dump, state)
 
 
 def verified(
@@ -460,9 +469,17 @@ def verified(
     return True
 
 
-def _as_shown(tx: Tx, run_id: int, user_id: int, version: int) -> Run:
-    """The run, if it is the clicker's, still being played, and at the board's version."""
-    run = get_run(tx, run_id, True)
+def _as_shown(tx: Tx, run_id: int, user_id: int, version: int, known: Run | None) -> Run:
+    """The run, if it is the clicker's, still being played, and at the board's version.
+
+    ``known``: the run as this process last saw it committed at ``version``
+    (``core.known``); while the row is still at that version (one integer read, which on
+    PostgreSQL locks the row as reading it whole would) it is the row, and the row is not
+    read and decoded again."""
+    if known is not None and known.id == run_id and tx.run_version(run_id) == known.version:
+        run = known
+    else:
+        run = get_run(tx, run_id, True)
     if run.owner_id != user_id:
         raise NotYourRun(run)
     if run.over:

@@ -1,6 +1,7 @@
 """Runs and their moves: the rows a game is played on, and the queries of a click.
 
-A click's write transaction reads its run, appends its move and updates the run with a
+A click's write transaction reads its run (or only its version, when the core knows the run as
+of that version: ``core.known``), appends its move and updates the run with a
 compare-and-set on ``version``; every statement here is one text both databases run.
 """
 
@@ -116,12 +117,14 @@ INSERTED_COLUMNS = """
     score, moves, version, ranked, rules, hinted, created_at, updated_at, finished_at
 """
 
-RUN_VERSION = Query.both("SELECT version FROM runs WHERE id = {id}")
+_RUN_VERSION = "SELECT version FROM runs WHERE id = {id}"
+RUN_VERSION = Query.both(_RUN_VERSION)
 _SELECT_RUN = f"SELECT {RUN_COLUMNS} FROM runs WHERE id = {{id}}"
 SELECT_RUN = Query.both(_SELECT_RUN)
-# In a PostgreSQL write transaction a second writer of the run waits here for the first; on
-# SQLite the writer holds the database's write lock already (BEGIN IMMEDIATE).
+# In a PostgreSQL write transaction a second writer of the run waits at either of these for
+# the first; on SQLite the writer holds the database's write lock already (BEGIN IMMEDIATE).
 SELECT_RUN_LOCKED = Query.each(sqlite=_SELECT_RUN, postgresql=_SELECT_RUN + " FOR UPDATE")
+RUN_VERSION_LOCKED = Query.each(sqlite=_RUN_VERSION, postgresql=_RUN_VERSION + " FOR UPDATE")
 SELECT_UNFINISHED = Query.both(f"""
     SELECT {RUN_COLUMNS} FROM runs
     WHERE owner_id = {{owner_id}} AND status = 'playing'
@@ -201,7 +204,8 @@ class RunsSql:
         return None if row is None else run_row(row)
 
     def run_version(self, run_id: int) -> int | None:
-        row = self.db.one(RUN_VERSION, {"id": run_id})
+        row = self.db.one(RUN_VERSION_LOCKED if self.db.locks_rows else RUN_VERSION,
+                          {"id": run_id})
         return None if row is None else int(row["version"])
 
     def unfinished(self, owner_id: int, game: str | None) -> list[RunRow]:

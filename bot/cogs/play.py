@@ -197,8 +197,13 @@ class Play(commands.Cog):
                 await self.boards.present(interaction, screens.board(run, owner=_name(interaction)),
                                    edit=True)
             return
-        # Reads: nothing is written, so a check here is enough.
-        run = await runs.get(click.run_id)
+        # Reads: nothing is written, so a check here is enough. A step that only redraws the
+        # board the player sees starts from the run as this process last committed it, when
+        # that is the board's version (``Runs.shown``); a refresh reads.
+        if verb in ("pick", "resign"):
+            run = await runs.shown(click.run_id, version)
+        else:
+            run = await runs.get(click.run_id)
         if run.owner_id != user_id:
             raise NotYourRun(run)
         if verb == "resign":

@@ -1,0 +1,62 @@
+"""The runs this process last saw committed, each as of its version: what a click's write and a
+board's first step start from instead of reading and decoding the whole row again.
+
+A run's ``version`` goes up by one with every write to its row (``store.runs``' compare-and-
+set) and never comes back, so a run read from a committed row, or returned by a committed
+write, *is* that row for as long as the row stays at that version. A write that starts from
+the run remembered here checks in its own transaction that the row is still at that version
+(one indexed integer, ``Tx.run_version``) and reads the row only when it is not: another
+process wrote, or this one forgot. Only committed runs are put here (by the core's async
+methods, after the store's ``write`` or ``read`` returned), so a rolled-back write leaves
+nothing behind.
+
+One per :class:`core.context.Context`, that is per database: run ids repeat across databases.
+Kept small, the least recently put first out: every entry is objects the garbage collector
+walks on each full collection (at 4096 entries that cost more under load than the reads it
+saved, ``bench/load.py``); 256 covers every player of a busy process's last minutes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.model import Run
+
+LIMIT = 256
+
+
+class KnownRuns:
+    """Run id -> the newest committed :class:`~core.model.Run` this process has seen.
+
+    Used on the event loop only: a transaction is handed the run it may start from as an
+    argument."""
+
+    def __init__(self, limit: int = LIMIT) -> None:
+        self._runs: dict[int, Run] = {}
+        self._limit = limit
+
+    def __len__(self) -> int:
+        return len(self._runs)
+
+    def get(self, run_id: int) -> Run | None:
+        return self._runs.get(run_id)
+
+    def at(self, run_id: int, version: int) -> Run | None:
+        """The run as committed at ``version``, if that is the version known."""
+        run = self._runs.get(run_id)
+        return run if run is not None and run.version == version else None
+
+    def put(self, run: Run) -> Run:
+        """Remember ``run`` (committed) unless a newer version of it is known; returns it.
+        Two writes' answers can arrive out of order, a read's can be older than a write's."""
+        runs = self._runs
+        old = runs.pop(run.id, None)  # back in at the newest end
+        kept = old if old is not None and old.version > run.version else run
+        if len(runs) >= self._limit:
+            del runs[next(iter(runs))]
+        runs[run.id] = kept
+        return run
+
+    def forget(self, run_id: int) -> None:
+        self._runs.pop(run_id, None)
