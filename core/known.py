@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from core.model import Run
+    from store.base import PriorBest
 
 LIMIT = 256
 
@@ -34,6 +35,9 @@ class KnownRuns:
 
     def __init__(self, limit: int = LIMIT) -> None:
         self._runs: dict[int, Run] = {}
+        #: Run id -> (the version that ended it, the player's best before it), as read in
+        #: that write: what the run's result card says (``Rankings.personal_best``).
+        self._bests: dict[int, tuple[int, PriorBest]] = {}
         self._limit = limit
 
     def __len__(self) -> int:
@@ -60,3 +64,16 @@ class KnownRuns:
 
     def forget(self, run_id: int) -> None:
         self._runs.pop(run_id, None)
+
+    def prior_best(self, run: Run) -> PriorBest | None:
+        """The player's best before ``run``, as read by the write that ended it."""
+        found = self._bests.get(run.id)
+        return found[1] if found is not None and found[0] == run.version else None
+
+    def put_prior_best(self, run: Run, prior: PriorBest) -> None:
+        """Remember what the write that ended ``run`` (committed) read of the player's best
+        before it: a finished run's never changes."""
+        bests = self._bests
+        if len(bests) >= self._limit:
+            del bests[next(iter(bests))]
+        bests[run.id] = (run.version, prior)

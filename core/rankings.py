@@ -255,11 +255,15 @@ class Rankings:
 
     async def personal_best(self, run: Run) -> PersonalBest:
         """How the finished ``run`` compares with the owner's earlier finished runs of its game
-        and variant (every kind of run), read from the primary so that it sees them all."""
+        and variant (every kind of run): as read by the write that ended it when this process
+        made that write (``core.known``), else read from the primary so that it sees them
+        all."""
         assert run.finished_at is not None, "only a finished run has a personal best"
-        prior: PriorBest = await self._ctx.store.read(
-            _prior_best_tx, run.owner_id, run.game, run.variant, run.id, run.finished_at
-        )
+        prior = self._ctx.known.prior_best(run)  # read by the write that ended it
+        if prior is None:
+            prior = await self._ctx.store.read(
+                _prior_best_tx, run.owner_id, run.game, run.variant, run.id, run.finished_at
+            )
         mine = score_key(run.score)
         beaten = prior.best_key is not None and mine > prior.best_key
         return PersonalBest(prior.runs, prior.best_text, beaten, mine == prior.best_key)

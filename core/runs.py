@@ -42,7 +42,7 @@ from core.model import Run, RunKind, RunStatus
 from rules import GAMES, Game, IllegalAction, replay
 from rules.deal import check_seed
 from rules.words import dump_text, load_text
-from store.base import Conflict, NewRun, RunChange, RunRow, Tx
+from store.base import Conflict, NewRun, PriorBest, RunChange, RunRow, Tx
 from store.texts import speak_with
 
 log = logging.getLogger(__name__)
@@ -247,7 +247,7 @@ class Runs:
         nothing. The move row and the new state are committed together, durably.
         """
         run_id = check_run_id(run_id)
-        return self._ctx.known.put(await self._ctx.store.write(
+        return self._ended(await self._ctx.store.write(
             self._act_tx, run_id, user_id, version, action, self._ctx.now(),
             self._ctx.known.at(run_id, version),
         ))
@@ -255,7 +255,7 @@ class Runs:
     async def resign(self, run_id: int, user_id: int, version: int) -> Run:
         """End the run as lost, with its score so far."""
         run_id = check_run_id(run_id)
-        return self._ctx.known.put(await self._ctx.store.write(
+        return self._ended(await self._ctx.store.write(
             self._resign_tx, run_id, user_id, version, self._ctx.now(),
             self._ctx.known.at(run_id, version),
         ))
@@ -292,12 +292,20 @@ class Runs:
             self._ctx.known.at(run_id, version),
         ))
 
+    def _ended(self, written: tuple[Run, PriorBest | None]) -> Run:
+        """The run a committed move or resignation left, remembered with, when it ended the
+        run, the player's best before it as that write read it."""
+        run, prior = written
+        if prior is not None:
+            self._ctx.known.put_prior_best(run, prior)
+        return self._ctx.known.put(run)
+
     # ----- transactions -------------------------------------------------------------------
 
     def _act_tx(
         self, tx: Tx, run_id: int, user_id: int, version: int, action: str, now: str,
         known: Run | None,
-    ) -> Run:
+    ) -> tuple[Run, PriorBest | None]:
         run = _as_shown(tx, run_id, user_id, version, known)
         try:
             state = run.engine.apply(run.state, action)
@@ -309,12 +317,12 @@ class Runs:
         except Conflict:
             # The move number is taken although the run row said otherwise: treat as stale.
             raise StaleBoard(run) from None
-        return self._save(tx, run, state, number, now)
+        return _with_prior_best(tx, self._save(tx, run, state, number, now))
 
     def _resign_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str,
-                   known: Run | None) -> Run:
+                   known: Run | None) -> tuple[Run, PriorBest | None]:
         run = _as_shown(tx, run_id, user_id, version, known)
-        return self._finish(tx, run, RunStatus.RESIGNED, now)
+        return _with_prior_best(tx, self._finish(tx, run, RunStatus.RESIGNED, now))
 
     def _undo_tx(self, tx: Tx, run_id: int, user_id: int, version: int, now: str,
                  known: Run | None) -> Run:
@@ -396,6 +404,15 @@ def insert_run(tx: Tx, new: NewRun, state: Any) -> Run:
     """Store a dealt run (``Runs.deal``) and return it, as stored: one statement, whose row
     comes back with it. ``Conflict`` if a unique key (one daily per player) forbids it."""
     return Run.from_row(tx.insert_run(new), state)
+
+
+def _with_prior_best(tx: Tx, run: Run) -> tuple[Run, PriorBest | None]:
+    """``run`` and, if this write ended it, the player's best before it: its result card's
+    first fact, read here on the write's connection rather than in a read of its own after."""
+    if not run.over:
+        return run, None
+    assert run.finished_at is not None
+    return run, tx.prior_best(run.owner_id, run.game, run.variant, run.id, run.finished_at)
 
 
 def give_up(tx: Tx, run: Run, now: str, *, ranks: Callable[[Run], bool]) -> Run:

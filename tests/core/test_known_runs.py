@@ -15,6 +15,7 @@ from core import Core, IllegalMove, RunNotFound, StaleBoard
 from core.known import KnownRuns
 from core.model import Run
 from rules import GAMES, replay
+from store.records import RecordsSql
 from store.runs import RunsSql
 from tests.core.conftest import SECRET, Clock, snapshot
 
@@ -136,3 +137,45 @@ def test_the_newest_version_is_kept_and_the_least_recently_put_goes_first() -> N
     assert len(known) == 2
     known.forget(1)
     assert known.get(1) is None
+
+
+async def test_the_write_that_ends_a_run_reads_the_players_best_before_it(
+    db_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The result card's personal best comes from the write that ended the run, not from a
+    read after it; another process (which did not write it) reads the same answer."""
+    asked: list[int] = []
+    prior_best = RecordsSql.prior_best
+
+    def counted(self: RecordsSql, owner_id: int, *args: Any) -> Any:
+        asked.append(owner_id)
+        return prior_best(self, owner_id, *args)
+
+    monkeypatch.setattr(RecordsSql, "prior_best", counted)
+    first = await Core.open(db_path, clock=clock, daily_secret=SECRET)
+    second = await Core.open(db_path, clock=clock, daily_secret=SECRET)
+    try:
+        rng = random.Random(8)
+        bests = []
+        for seed in (1, 2):
+            run = await first.runs.start(ALICE, "donsol", seed=seed)
+            before = len(asked)
+            while not run.over:
+                clock.advance(seconds=1)
+                run = await first.runs.act(run.id, ALICE, run.version, rng.choice(run.actions))
+            assert len(asked) == before + 1  # once, by the write that ended it
+            best = await first.rankings.personal_best(run)
+            assert len(asked) == before + 1
+            assert best == await second.rankings.personal_best(run)  # read there
+            assert len(asked) > before + 1  # (PostgreSQL may run a read twice the first time)
+            bests.append(best)
+        assert bests[0].runs == 0 and bests[1].runs == 1
+        resigned = await first.runs.start(ALICE, "donsol", seed=3)
+        before = len(asked)
+        resigned = await first.runs.resign(resigned.id, ALICE, 0)
+        mine = await first.rankings.personal_best(resigned)
+        assert len(asked) == before + 1 and mine.runs == 2
+        assert mine == await second.rankings.personal_best(resigned)
+    finally:
+        await first.close()
+        await second.close()
