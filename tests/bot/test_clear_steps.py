@@ -13,6 +13,7 @@ from bot.buttons import GARBLED, parse
 from bot.cogs.play import NOT_A_CHOICE
 from bot.screens import STALE
 from rules.cards import display
+from store.runs import RunsSql
 from tests.bot.raw import EPHEMERAL, UPDATE_MESSAGE, FakeDiscord
 
 ALICE, BOB = 1001, 1002
@@ -58,6 +59,26 @@ async def test_a_card_then_its_target_plays_one_move(world, error_logs):
     after = await world.core.runs.get(run.id)
     assert (after.version, after.moves) == (1, 1)
     assert await world.core.runs.moves(run.id) == [parse(target).action]
+
+
+async def test_a_first_step_on_the_board_this_bot_drew_reads_no_run(world, monkeypatch):
+    """The first step redraws from the run the bot committed at the board's version
+    (``Runs.shown``): no row is read for it; the move clicked next reads only the version."""
+    board = await world.play(world.alice, "clear")
+    (run,) = await world.core.runs.unfinished(world.alice.id)
+    reads: list[int] = []
+    whole = RunsSql.run
+
+    def counted(self: RunsSql, run_id: int) -> Any:
+        reads.append(run_id)
+        return whole(self, run_id)
+
+    monkeypatch.setattr(RunsSql, "run", counted)
+    step = (await world.click(world.alice, board, picks(board)[0]["custom_id"])).response
+    played = await world.click(world.alice, step, world.moves(step)[0]["custom_id"])
+    assert not played.ephemeral and reads == []
+    after = await world.core.runs.get(run.id)  # a read is counted
+    assert reads == [run.id] and (after.version, after.moves) == (1, 1)
 
 
 @pytest.fixture
