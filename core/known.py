@@ -18,7 +18,7 @@ saved, ``bench/load.py``); 256 covers every player of a busy process's last minu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from core.model import Run
@@ -54,12 +54,9 @@ class KnownRuns:
     def put(self, run: Run) -> Run:
         """Remember ``run`` (committed) unless a newer version of it is known; returns it.
         Two writes' answers can arrive out of order, a read's can be older than a write's."""
-        runs = self._runs
-        old = runs.pop(run.id, None)  # back in at the newest end
-        kept = old if old is not None and old.version > run.version else run
-        if len(runs) >= self._limit:
-            del runs[next(iter(runs))]
-        runs[run.id] = kept
+        old = self._runs.pop(run.id, None)  # back in at the newest end
+        self._keep(self._runs, run.id,
+                   old if old is not None and old.version > run.version else run)
         return run
 
     def forget(self, run_id: int) -> None:
@@ -73,7 +70,10 @@ class KnownRuns:
     def put_prior_best(self, run: Run, prior: PriorBest) -> None:
         """Remember what the write that ended ``run`` (committed) read of the player's best
         before it: a finished run's never changes."""
-        bests = self._bests
-        if len(bests) >= self._limit:
-            del bests[next(iter(bests))]
-        bests[run.id] = (run.version, prior)
+        self._keep(self._bests, run.id, (run.version, prior))
+
+    def _keep(self, kept: dict[int, Any], run_id: int, value: Any) -> None:
+        """``kept[run_id] = value``, the least recently put entry out first when full."""
+        if len(kept) >= self._limit:
+            del kept[next(iter(kept))]
+        kept[run_id] = value

@@ -13,8 +13,8 @@ from bot.buttons import GARBLED, parse
 from bot.cogs.play import NOT_A_CHOICE
 from bot.screens import STALE
 from rules.cards import display
-from store.runs import RunsSql
 from tests.bot.raw import EPHEMERAL, UPDATE_MESSAGE, FakeDiscord
+from tests.core.conftest import count_row_reads
 
 ALICE, BOB = 1001, 1002
 
@@ -66,14 +66,7 @@ async def test_a_first_step_on_the_board_this_bot_drew_reads_no_run(world, monke
     (``Runs.shown``): no row is read for it; the move clicked next reads only the version."""
     board = await world.play(world.alice, "clear")
     (run,) = await world.core.runs.unfinished(world.alice.id)
-    reads: list[int] = []
-    whole = RunsSql.run
-
-    def counted(self: RunsSql, run_id: int) -> Any:
-        reads.append(run_id)
-        return whole(self, run_id)
-
-    monkeypatch.setattr(RunsSql, "run", counted)
+    reads = count_row_reads(monkeypatch)
     step = (await world.click(world.alice, board, picks(board)[0]["custom_id"])).response
     played = await world.click(world.alice, step, world.moves(step)[0]["custom_id"])
     assert not played.ephemeral and reads == []

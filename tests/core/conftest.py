@@ -22,6 +22,7 @@ import pytest
 
 from core import Core
 from store import is_postgres_url
+from store.runs import RunsSql
 
 SECRET = "test-secret"
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -112,6 +113,19 @@ def execute(path: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
             conn.execute(sql, params)
     finally:
         conn.close()
+
+
+def count_row_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The ids of the run rows read whole (``Tx.run``), by any core, from now on."""
+    reads: list[int] = []
+    whole = RunsSql.run
+
+    def counted(self: RunsSql, run_id: int) -> Any:
+        reads.append(run_id)
+        return whole(self, run_id)
+
+    monkeypatch.setattr(RunsSql, "run", counted)
+    return reads
 
 
 def snapshot(path: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:

@@ -5,7 +5,6 @@ refusal or a forgotten run could have made untrue."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,24 +15,15 @@ from core.known import KnownRuns
 from core.model import Run
 from rules import GAMES, replay
 from store.records import RecordsSql
-from store.runs import RunsSql
-from tests.core.conftest import SECRET, Clock, snapshot
+from tests.core.conftest import SECRET, Clock, count_row_reads, snapshot
 
 ALICE = 1001
 
 
 @pytest.fixture
-def row_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+def row_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The ids of the run rows read whole (``Tx.run``), by any core, from now on."""
-    reads: list[int] = []
-    whole = RunsSql.run
-
-    def counted(self: RunsSql, run_id: int) -> Any:
-        reads.append(run_id)
-        return whole(self, run_id)
-
-    monkeypatch.setattr(RunsSql, "run", counted)
-    yield reads
+    return count_row_reads(monkeypatch)
 
 
 def replayed(run: Run, log: list[str]) -> dict[str, Any]:
