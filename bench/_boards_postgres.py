@@ -49,6 +49,7 @@ PG_NAMES = {
     "sqlite_autoindex_period_counts_1": "period_counts_pkey",
     "sqlite_autoindex_rating_counts_1": "rating_counts_pkey",
     "PRIMARY KEY": "_pkey",
+    "INTEGER PRIMARY KEY": "_pkey",
 }
 
 

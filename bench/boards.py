@@ -71,7 +71,14 @@ from store.base import BoardFilter, DayResult, PeriodFilter
 from store.boards import board_params, board_statements, period_params, period_statements
 from store.dialect import Query
 from store.ratings import RATING_STATEMENTS
-from store.records import SELECT_BEST, SELECT_DAILY_MARKS, SELECT_GAME_STATS, SELECT_STREAKS
+from store.records import (
+    SELECT_BEST,
+    SELECT_DAILY_MARKS,
+    SELECT_GAME_STATS,
+    SELECT_PRIOR_BEST,
+    SELECT_PRIOR_RUNS,
+    SELECT_STREAKS,
+)
 from store.runs import score_key
 from store.settings import SELECT_GUILD_SETTINGS
 from tests.postgres.cluster import DURABLE, Cluster, Unavailable
@@ -410,12 +417,16 @@ async def build(path: Path, world: World, pool: Pool, plan: list[list[tuple[int,
                  index_seconds=indexed - inserted)
 
 
-#: The kept totals and counts added up from the runs (as migrations 0008 and 0011 do).
+#: The kept totals and counts added up from the runs (as migrations 0008, 0011 and 0017 do).
 _WEEK = "date(day, '-' || ((CAST(strftime('%w', day) AS INTEGER) + 6) % 7) || ' days')"
 KEPT_AGAIN = (
     "DELETE FROM period_points",
     "DELETE FROM board_counts",
     "DELETE FROM period_counts",
+    "DELETE FROM finished_runs",
+    """INSERT INTO finished_runs (owner_id, game, variant, runs)
+       SELECT owner_id, game, variant, count(*) FROM runs WHERE status <> 'playing'
+       GROUP BY owner_id, game, variant""",
     *(f"""INSERT INTO period_points (span, first, game, variant, guild_id, owner_id, total, days)
           SELECT '{span}', {first}, game, variant, {guild}, owner_id, sum(points), count(*)
           FROM runs WHERE kind = 'daily' AND ranked = 1 {where}
@@ -989,8 +1000,15 @@ def plans(s: Samples) -> list[Plan]:
              "PRIMARY KEY", tiny=True),
         # Grouped by outcome: one player's runs of one game, a handful of groups.
         Plan("game stats", SELECT_GAME_STATS, player, "runs_player_stats", sorts=True),
-        Plan("best score", SELECT_BEST, {**player, "key": "000000"}, "runs_player_stats",
-             sorts=True),
+        # Either index of a player's ended runs: by kind and status, or best first.
+        Plan("best score", SELECT_BEST, {**player, "key": "000000"},
+             "runs_player_stats|runs_player_best", sorts=True),
+        # A result card: the runs before it kept on its row, their best first in its index.
+        Plan("runs before a finished run", SELECT_PRIOR_RUNS, {"run_id": 1},
+             "INTEGER PRIMARY KEY", tiny=True),
+        Plan("best before a finished run", SELECT_PRIOR_BEST,
+             {**player, "variant": variant, "run_id": 1, "finished_at": "9999"},
+             "runs_player_best"),
         Plan("streaks", SELECT_STREAKS, player, "runs_player_days", sorts=True),
         Plan("last 14 days", SELECT_DAILY_MARKS, {**player, "since": s.days[-14]},
              "runs_player_days", sorts=True),

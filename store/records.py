@@ -93,20 +93,27 @@ SELECT_BEST = Query.both("""
 """)
 
 # Runs finished before this one (in the same instant: those created before it), of every kind:
-# a personal best is the player's, whatever the deal. The index runs_player_stats finds them.
+# a personal best is the player's, whatever the deal.
+#
+# How many: what the run's row kept when it ended (prior_runs: the count of finished_runs then,
+# migration 0017), read by its key; counted row by row only for a run that ended before that.
+SELECT_PRIOR_RUNS = Query.both("SELECT prior_runs FROM runs WHERE id = {run_id}")
 SELECT_PRIOR_COUNT = Query.both("""
-    SELECT count(*) AS runs, max(score_key) AS best_key FROM runs
+    SELECT count(*) AS runs FROM runs
     WHERE owner_id = {owner_id} AND game = {game} AND variant = {variant}
       AND status <> 'playing' AND id <> {run_id} AND (finished_at < {finished_at}
            OR (finished_at = {finished_at} AND id < {run_id}))
 """)
+# The best of them, the first to reach it: the index runs_player_best holds the player's
+# ended runs best first, so this reads from its top down to the first run that ended before
+# this one (the run itself when it is the new best, and the few better ones that ended after
+# it when an older card is drawn again), not every run.
 SELECT_PRIOR_BEST = Query.both("""
-    SELECT score_text FROM runs
+    SELECT score_key, score_text FROM runs
     WHERE owner_id = {owner_id} AND game = {game} AND variant = {variant}
       AND status <> 'playing' AND id <> {run_id} AND (finished_at < {finished_at}
            OR (finished_at = {finished_at} AND id < {run_id}))
-      AND score_key = {key}
-    ORDER BY finished_at LIMIT 1
+    ORDER BY score_key DESC, finished_at, id LIMIT 1
 """)
 
 
@@ -173,14 +180,17 @@ class RecordsSql:
     ) -> PriorBest:
         params = {"owner_id": owner_id, "game": game, "variant": variant, "run_id": run_id,
                   "finished_at": finished_at}
-        found = self.db.one(SELECT_PRIOR_COUNT, params)
-        assert found is not None  # an aggregate always answers one row
-        key = found["best_key"]
-        if key is None:
-            return PriorBest(int(found["runs"]), None, None)
-        best = self.db.one(SELECT_PRIOR_BEST, {**params, "key": key})
-        assert best is not None
-        return PriorBest(int(found["runs"]), key, said(best["score_text"]))
+        kept = self.db.one(SELECT_PRIOR_RUNS, params)
+        if kept is not None and kept["prior_runs"] is not None:
+            runs = int(kept["prior_runs"])
+        else:
+            counted = self.db.one(SELECT_PRIOR_COUNT, params)
+            assert counted is not None  # an aggregate always answers one row
+            runs = int(counted["runs"])
+        best = self.db.one(SELECT_PRIOR_BEST, params)
+        if best is None:
+            return PriorBest(runs, None, None)
+        return PriorBest(runs, best["score_key"], said(best["score_text"]))
 
     def streaks(self, owner_id: int, game: str) -> list[Streak]:
         rows = self.db.all(SELECT_STREAKS, {"owner_id": owner_id, "game": game})

@@ -148,3 +148,37 @@ async def test_version_11_starts_each_rated_players_history_at_their_last_rated_
         ("tomb", "standard", 5, "2026-12-03", 27.5, 6.1, 1368),
         ("clear", "standard", 6, "2026-12-01", 24.0, 7.9, 1012),
     ]
+
+
+async def test_version_17_counts_each_players_ended_runs_and_goes_on_counting(
+    tmp_path: Path, db_path: Path
+) -> None:
+    """A file from before finished_runs: each player's ended runs of a game and variant are
+    counted once (the runs still being played are not); the runs keep no count of their own
+    (their cards count the runs before them as before), and the next run to end counts on."""
+    older = tmp_path / "migrations"
+    older.mkdir()
+    for migration in sorted(MIGRATIONS.glob("*.sql")):
+        if int(migration.name[:4]) <= 16:
+            (older / migration.name).write_text(migration.read_text(encoding="utf-8"),
+                                                encoding="utf-8")
+    assert await migrate(db_path, older) == 16
+    for owner, variant, status in ((5, "normal", "over"), (5, "normal", "resigned"),
+                                   (5, "normal", "playing"), (5, "easy", "over"),
+                                   (6, "normal", "over")):
+        execute(db_path, "INSERT INTO runs (owner_id, game, variant, seed, kind, status, score,"
+                " state, rules, created_at, updated_at, finished_at) VALUES (?, 'donsol', ?,"
+                " '1', 'practice', ?, '[0, 0]', '{}', 'donsol/1', '2026-12-01', '2026-12-01',"
+                " ?)", (owner, variant, status, None if status == "playing" else "2026-12-01"))
+    assert await migrate(db_path) == LATEST
+    assert query(db_path, "SELECT * FROM finished_runs ORDER BY owner_id, variant") == [
+        (5, "donsol", "easy", 1), (5, "donsol", "normal", 2), (6, "donsol", "normal", 1),
+    ]
+    assert query(db_path, "SELECT count(*) FROM runs WHERE prior_runs IS NOT NULL") == [(0,)]
+    execute(db_path, "UPDATE runs SET status = 'resigned', finished_at = '2026-12-02' "
+            "WHERE status = 'playing'")
+    assert query(db_path, "SELECT prior_runs FROM runs WHERE finished_at = '2026-12-02'") == [
+        (2,)
+    ]
+    assert query(db_path, "SELECT runs FROM finished_runs WHERE owner_id = 5 AND "
+                 "variant = 'normal'") == [(3,)]
