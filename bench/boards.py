@@ -417,7 +417,7 @@ async def build(path: Path, world: World, pool: Pool, plan: list[list[tuple[int,
                  index_seconds=indexed - inserted)
 
 
-#: The kept totals and counts added up from the runs (as migrations 0008, 0011 and 0017 do).
+#: The kept totals and counts added up from the runs (as migrations 0008, 0011, 0017 and 0018 do).
 _WEEK = "date(day, '-' || ((CAST(strftime('%w', day) AS INTEGER) + 6) % 7) || ' days')"
 KEPT_AGAIN = (
     "DELETE FROM period_points",
@@ -427,6 +427,13 @@ KEPT_AGAIN = (
     """INSERT INTO finished_runs (owner_id, game, variant, runs)
        SELECT owner_id, game, variant, count(*) FROM runs WHERE status <> 'playing'
        GROUP BY owner_id, game, variant""",
+    "DELETE FROM player_totals",
+    """INSERT INTO player_totals (owner_id, game, variant, outcome, runs, best_key, points,
+                                  dailies, hinted)
+       SELECT owner_id, game, variant, coalesce(outcome, ''), count(*), max(score_key),
+              sum(points), sum(CASE WHEN kind = 'daily' THEN 1 ELSE 0 END), sum(hinted)
+       FROM runs WHERE status <> 'playing'
+       GROUP BY owner_id, game, variant, coalesce(outcome, '')""",
     *(f"""INSERT INTO period_points (span, first, game, variant, guild_id, owner_id, total, days)
           SELECT '{span}', {first}, game, variant, {guild}, owner_id, sum(points), count(*)
           FROM runs WHERE kind = 'daily' AND ranked = 1 {where}
@@ -998,11 +1005,13 @@ def plans(s: Samples) -> list[Plan]:
         *found,
         Plan("server settings", SELECT_GUILD_SETTINGS, {"guild_id": guild},
              "PRIMARY KEY", tiny=True),
-        # Grouped by outcome: one player's runs of one game, a handful of groups.
-        Plan("game stats", SELECT_GAME_STATS, player, "runs_player_stats", sorts=True),
-        # Either index of a player's ended runs: by kind and status, or best first.
-        Plan("best score", SELECT_BEST, {**player, "key": "000000"},
-             "runs_player_stats|runs_player_best", sorts=True),
+        # Grouped by outcome: the player's kept totals of one game (migration 0018), a line
+        # per variant and outcome.
+        Plan("game stats", SELECT_GAME_STATS, player, "PRIMARY KEY", sorts=True),
+        # The variants holding the best (their kept totals), then each one's runs at that
+        # score, best first.
+        Plan("best score", SELECT_BEST, {**player, "key": "000000"}, "runs_player_best",
+             sorts=True),
         # A result card: the runs before it kept on its row, their best first in its index.
         Plan("runs before a finished run", SELECT_PRIOR_RUNS, {"run_id": 1},
              "INTEGER PRIMARY KEY", tiny=True),

@@ -75,21 +75,27 @@ class Records(Protocol):
 
 
 # One line per outcome (a handful): the wins are added up from the outcomes the caller names.
+# From the totals kept as runs end (player_totals, migration 0018): a line per variant and
+# outcome, however many runs the player has ended ('' is an ended run without an outcome).
 SELECT_GAME_STATS = Query.both("""
-    SELECT outcome, count(*) AS finished,
-           max(score_key) AS best_key,
+    SELECT nullif(outcome, '') AS outcome, sum(runs) AS finished,
+           max(best_key) AS best_key,
            sum(points) AS points,
-           sum(CASE WHEN kind = 'daily' THEN 1 ELSE 0 END) AS dailies,
+           sum(dailies) AS dailies,
            sum(hinted) AS hinted
-    FROM runs
-    WHERE owner_id = {owner_id} AND game = {game} AND status <> 'playing'
+    FROM player_totals
+    WHERE owner_id = {owner_id} AND game = {game}
     GROUP BY outcome
 """)
+# The first run to reach the best: in the variants whose kept best it is, each searched in
+# runs_player_best at that score (a few runs), not among all the player's runs of the game.
 SELECT_BEST = Query.both("""
     SELECT score, score_text FROM runs
     WHERE owner_id = {owner_id} AND game = {game} AND status <> 'playing'
       AND score_key = {key}
-    ORDER BY finished_at LIMIT 1
+      AND variant IN (SELECT variant FROM player_totals
+                      WHERE owner_id = {owner_id} AND game = {game} AND best_key = {key})
+    ORDER BY finished_at, id LIMIT 1
 """)
 
 # Runs finished before this one (in the same instant: those created before it), of every kind:

@@ -150,7 +150,7 @@ async def test_version_11_starts_each_rated_players_history_at_their_last_rated_
     ]
 
 
-async def test_version_17_counts_each_players_ended_runs_and_goes_on_counting(
+async def test_versions_17_and_18_count_each_players_ended_runs_and_go_on_counting(
     tmp_path: Path, db_path: Path
 ) -> None:
     """A file from before finished_runs: each player's ended runs of a game and variant are
@@ -175,10 +175,17 @@ async def test_version_17_counts_each_players_ended_runs_and_goes_on_counting(
         (5, "donsol", "easy", 1), (5, "donsol", "normal", 2), (6, "donsol", "normal", 1),
     ]
     assert query(db_path, "SELECT count(*) FROM runs WHERE prior_runs IS NOT NULL") == [(0,)]
+    # Version 18: their totals per outcome (none here: '') for the player's record.
+    assert query(db_path, "SELECT * FROM player_totals ORDER BY owner_id, variant") == [
+        (5, "donsol", "easy", "", 1, "", 0, 0, 0), (5, "donsol", "normal", "", 2, "", 0, 0, 0),
+        (6, "donsol", "normal", "", 1, "", 0, 0, 0),
+    ]
     execute(db_path, "UPDATE runs SET status = 'resigned', finished_at = '2026-12-02' "
             "WHERE status = 'playing'")
     assert query(db_path, "SELECT prior_runs FROM runs WHERE finished_at = '2026-12-02'") == [
         (2,)
     ]
     assert query(db_path, "SELECT runs FROM finished_runs WHERE owner_id = 5 AND "
+                 "variant = 'normal'") == [(3,)]
+    assert query(db_path, "SELECT runs FROM player_totals WHERE owner_id = 5 AND "
                  "variant = 'normal'") == [(3,)]
