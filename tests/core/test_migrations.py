@@ -26,6 +26,16 @@ def write(folder: Path, name: str, sql: str) -> None:
     (folder / name).write_text(sql, encoding="utf-8")
 
 
+async def migrate_up_to(db_path: Path, tmp_path: Path, version: int) -> None:
+    """Bring the file to ``version`` with this release's own migrations up to it: a database
+    as an older release left it."""
+    for migration in sorted(MIGRATIONS.glob("*.sql")):
+        if int(migration.name[:4]) <= version:
+            write(tmp_path / "migrations", migration.name,
+                  migration.read_text(encoding="utf-8"))
+    assert await migrate(db_path, tmp_path / "migrations") == version
+
+
 def schema(path: Path) -> list[tuple[str, str]]:
     return query(path, "SELECT name, sql FROM sqlite_master ORDER BY name")
 
@@ -134,13 +144,7 @@ async def test_version_11_starts_each_rated_players_history_at_their_last_rated_
 ) -> None:
     """A file rated before rating_history existed: each player's one known point, their
     rating after their last rated day, is kept as it stood."""
-    older = tmp_path / "migrations"
-    older.mkdir()
-    for migration in sorted(MIGRATIONS.glob("*.sql")):
-        if int(migration.name[:4]) <= 10:
-            (older / migration.name).write_text(migration.read_text(encoding="utf-8"),
-                                                encoding="utf-8")
-    assert await migrate(db_path, older) == 10
+    await migrate_up_to(db_path, tmp_path, 10)
     execute(db_path, "INSERT INTO ratings VALUES ('tomb', 'standard', 5, 27.5, 6.1, 1368, 3, "
             "'2026-12-03'), ('clear', 'standard', 6, 24.0, 7.9, 1012, 1, '2026-12-01')")
     assert await migrate(db_path) == LATEST
@@ -156,13 +160,7 @@ async def test_versions_17_and_18_count_each_players_ended_runs_and_go_on_counti
     """A file from before finished_runs: each player's ended runs of a game and variant are
     counted once (the runs still being played are not); the runs keep no count of their own
     (their cards count the runs before them as before), and the next run to end counts on."""
-    older = tmp_path / "migrations"
-    older.mkdir()
-    for migration in sorted(MIGRATIONS.glob("*.sql")):
-        if int(migration.name[:4]) <= 16:
-            (older / migration.name).write_text(migration.read_text(encoding="utf-8"),
-                                                encoding="utf-8")
-    assert await migrate(db_path, older) == 16
+    await migrate_up_to(db_path, tmp_path, 16)
     for owner, variant, status in ((5, "normal", "over"), (5, "normal", "resigned"),
                                    (5, "normal", "playing"), (5, "easy", "over"),
                                    (6, "normal", "over")):

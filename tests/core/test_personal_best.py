@@ -10,6 +10,7 @@ import psycopg
 
 from core import Core
 from store import is_postgres_url
+from store.dialect import Query
 from store.records import SELECT_PRIOR_BEST
 from store.runs import score_key
 from tests.core.conftest import SECRET, Clock, execute, query
@@ -122,10 +123,9 @@ async def test_a_player_with_thousands_of_runs_is_compared_on_an_index(
     assert best.previous == f"{top} points"
     assert best.new == (run.score[0] > top)
 
-    plan = explain(db_path, SELECT_PRIOR_BEST.sqlite if not is_postgres_url(db_path)
-                   else SELECT_PRIOR_BEST.postgresql, {
-                       "owner_id": ALICE, "game": "donsol", "variant": "normal",
-                       "run_id": run.id, "finished_at": run.finished_at})
+    plan = explain(db_path, SELECT_PRIOR_BEST, {
+        "owner_id": ALICE, "game": "donsol", "variant": "normal", "run_id": run.id,
+        "finished_at": run.finished_at})
     assert "runs_player_best" in plan, plan
 
 
@@ -154,12 +154,15 @@ def store_ended(db_path, owner: int, scores: list[int]) -> None:
         conn.close()
 
 
-def explain(db_path, sql: str, params: dict) -> str:
+def explain(db_path, statement: Query, params: dict) -> str:
+    """The plan the database would run ``statement`` by, as text."""
     if is_postgres_url(db_path):
         with psycopg.connect(str(db_path)) as pg:
-            return "\n".join(row[0] for row in pg.execute("EXPLAIN " + sql, params))
+            return "\n".join(row[0] for row in pg.execute(
+                "EXPLAIN " + statement.postgresql, params))
     conn = sqlite3.connect(db_path)
     try:
-        return "\n".join(str(row) for row in conn.execute("EXPLAIN QUERY PLAN " + sql, params))
+        return "\n".join(str(row) for row in conn.execute(
+            "EXPLAIN QUERY PLAN " + statement.sqlite, params))
     finally:
         conn.close()
