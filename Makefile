@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 # Every benchmark script, run as `python -m bench.NAME` (see bench/README.md).
-BENCHES := engine service clicks load starts backends store_clicks crashes pictures solver boards posts shards pars hints hints_load activity
+BENCHES := engine service clicks load starts backends store_clicks crashes pictures solver boards posts shards pars hints hints_load activity wakes
 
 .PHONY: run test lint bench bench-quick screens clean catalogs client
 

@@ -11,6 +11,10 @@ Subjects, measured in the same run: the project's bot with its interactions on t
 (``project``), the same bot receiving them on its interactions endpoint (``http``: signed POSTs,
 the answer in the HTTP response; ``bot/endpoint.py``), and the minimal bot
 (``bench/_minimal_bot.py``, two buttons and one durable SQLite write per click, on the gateway).
+With ``--minimal-pictures``, also the minimal bot with a picture on every board (``mini-pic``:
+drawn in a worker process reached over a socket pair, as the project's table pictures are):
+what attaching a picture costs a bot that does nothing else (``--minimal-pictures constant``:
+one picture drawn once and sent every time, the picture's way to Discord without its drawing).
 ``--transport gateway|http|both`` chooses the project's (default both). Over HTTP, latency runs
 from the POST sent to its answer received (or to the callback, when the answer is 202).
 
@@ -33,11 +37,14 @@ top costs are printed.
 
     .venv/bin/python -m bench.load            # 200 players: 30 s paced, 10 s per game flat out
     .venv/bin/python -m bench.load --quick    # 10 players, seconds: checks that it all runs
+                                              # (the minimal bot with pictures included)
     .venv/bin/python -m bench.load --profile  # and where the bot's time goes
     .venv/bin/python -m bench.load --twin     # the minimal bot against a copy of itself
     .venv/bin/python -m bench.load --pictures off --rounds 6 --burst-rounds 5 --burst 6
                                               # CPU per click, both phases alternating
     .venv/bin/python -m bench.load --transport gateway   # the project on the gateway only
+    .venv/bin/python -m bench.load --transport gateway --minimal-pictures
+                                              # and the minimal bot with pictures beside
 
 ``--twin`` shows how far apart this bench puts two equal bots on this machine: the ratio of
 their p99s strays well either side of 1 from run to run.
@@ -71,10 +78,12 @@ from rules import GAMES
 
 PACED_P99_TARGET_MS = 50.0
 TWIN = "twin"  # the minimal bot's second copy (--twin)
+PICTURED = "mini-pic"  # the minimal bot with a picture on every board (--minimal-pictures)
 #: The subjects: the project's bot on the gateway, on its interactions endpoint, the minimal bot.
 PROJECT, HTTP, MINIMAL = "project", "http", "minimal"
 #: The ratios reported, each subject's CPU per interaction over the other's.
-PAIRS = ((HTTP, PROJECT), (PROJECT, MINIMAL), (HTTP, MINIMAL), (MINIMAL, TWIN))
+PAIRS = ((HTTP, PROJECT), (PROJECT, MINIMAL), (HTTP, MINIMAL), (MINIMAL, TWIN),
+         (PROJECT, PICTURED), (PICTURED, MINIMAL))
 SAMPLE_RATE = 250  # py-spy samples a second
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -90,6 +99,8 @@ class Phase:
     cpu: float  # the bot's CPU seconds during the phase
     driver_cpu: float  # this process's (players and stand-in) CPU seconds during the phase
     driver_gc_ms: float = 0.0  # this process's longest garbage-collection pause in the phase
+    callbacks: int = 0  # interaction callbacks the stand-in received
+    with_files: int = 0  # of them, the ones with a file (a picture)
 
     def latencies(self, kinds: tuple[str, ...] = ("click",), game: str | None = None,
                   ) -> list[float]:
@@ -124,9 +135,13 @@ async def run_phase(discord: StandIn, bot: BotProcess, name: str, games: tuple[s
                     players: int, seconds: float, pace: float | None, first_user: int,
                     is_move_id: object, seed: int) -> Phase:
     load = Load(discord, games, is_move=is_move_id)  # type: ignore[arg-type]
+    callbacks, with_files = discord.callbacks, discord.callbacks_with_files
     with quiet_collector() as pauses:
-        return await _run_phase(load, bot, name, games, players, seconds, pace, first_user,
-                                seed, pauses)
+        phase = await _run_phase(load, bot, name, games, players, seconds, pace, first_user,
+                                 seed, pauses)
+    phase.callbacks = discord.callbacks - callbacks
+    phase.with_files = discord.callbacks_with_files - with_files
+    return phase
 
 
 async def _run_phase(load: Load, bot: BotProcess, name: str, games: tuple[str, ...],
@@ -207,6 +222,9 @@ def specs_for(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], obje
         specs.append((HTTP, PROJECT_BOT, is_move, "http"))
     if not args.skip_minimal:
         specs.append((MINIMAL, MINIMAL_BOT, is_minimal_move, "gateway"))
+    if args.minimal_pictures:
+        specs.append((PICTURED, (*MINIMAL_BOT, "--pictures", args.minimal_pictures),
+                      is_minimal_move, "gateway"))
     return specs
 
 
@@ -268,7 +286,8 @@ def _merge(phases: list[Phase]) -> Phase:
     first = phases[0]
     return Phase(first.name, first.game, sum(p.seconds for p in phases),
                  [o for p in phases for o in p.outcomes], sum(p.cpu for p in phases),
-                 sum(p.driver_cpu for p in phases), max(p.driver_gc_ms for p in phases))
+                 sum(p.driver_cpu for p in phases), max(p.driver_gc_ms for p in phases),
+                 sum(p.callbacks for p in phases), sum(p.with_files for p in phases))
 
 
 def check(subject: Subject) -> None:
@@ -465,7 +484,9 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
         (PROJECT, "project = the project's bot, interactions on the gateway"),
         (HTTP, "http = the project's bot, interactions on its endpoint (signed POSTs)"),
         (MINIMAL, "minimal = the minimal discord.py bot, on the gateway"),
-        (TWIN, "twin = a second minimal bot")) if name in names))
+        (TWIN, "twin = a second minimal bot"),
+        (PICTURED, f"mini-pic = the minimal bot with a picture on every board "
+                   f"({args.minimal_pictures})")) if name in names))
     print(f"{'bot':<9} {'phase':<13} {'game':<7} {'clicks/s':>9} {'p50':>7} {'p95':>7} "
           f"{'p99':>7} {'max':>7} {'CPU/click':>10} {'n':>6} {'driver CPU':>10}")
     paced_p99: dict[str, dict[str, float]] = {}
@@ -497,6 +518,12 @@ def report(targets: list[Target], args: argparse.Namespace) -> bool:
             p50, _, p99, _ = _pct(starts)
             print(f"{target.name:<9} starting a run (/play), {name}: {len(starts)}, "
                   f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+        shares = []
+        for name in ("paced", "back-to-back"):
+            answers = sum(p.callbacks for p in target.phases if p.name == name)
+            files = sum(p.with_files for p in target.phases if p.name == name)
+            shares.append(f"{name} {files} of {answers} ({100 * files / max(answers, 1):.0f}%)")
+        print(f"{target.name:<9} answers with a picture: " + ", ".join(shares))
     paced_rounds(targets)
     burst_rounds(targets)
     ok = True
@@ -585,6 +612,11 @@ def main(argv: list[str] | None = None) -> int:
                              "side in the same run (default)")
     parser.add_argument("--skip-minimal", action="store_true",
                         help="do not measure the minimal bot")
+    parser.add_argument("--minimal-pictures", nargs="?", const="drawn",
+                        choices=("drawn", "constant"),
+                        help="also measure the minimal bot with a picture on every board, from "
+                             "a worker process: each board's own (drawn, the default) or one "
+                             "drawn once (constant: the picture's way without its drawing)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="the paced phase goes round the bots in this many rounds")
     parser.add_argument("--burst-rounds", type=int, default=1,
@@ -600,6 +632,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.players, args.paced, args.burst, args.rounds = min(args.players, 10), 2.0, 1.0, 1
         args.burst_rounds = min(args.burst_rounds, 2)
+        if not args.twin:  # every subject runs, for CI to see
+            args.minimal_pictures = args.minimal_pictures or "drawn"
     return 0 if asyncio.run(main_async(args)) else 1
 
 

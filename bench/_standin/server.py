@@ -132,6 +132,9 @@ class StandIn:
         self.rest_log: list[tuple[float, str, str, int]] = []  # (time, method, path, status)
         #: Each interaction callback's (path, User-Agent, status), to tell who sent it.
         self.callback_log: list[tuple[str, str, int]] = []
+        #: Interaction callbacks that came with a file (a picture), of all callbacks.
+        self.callbacks_with_files = 0
+        self.callbacks = 0
         self.identified = asyncio.Event()  # a gateway session is ready (set again on reconnect)
         self.sessions = 0
         self._faults: list[Fault] = []
@@ -383,6 +386,8 @@ class StandIn:
         callback = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
         if callback:  # authenticated by the interaction token, like Discord
             body = await _body(request)
+            self.callbacks += 1
+            self.callbacks_with_files += request.content_type.startswith("multipart/")
             return self._callback(int(callback[1]), callback[2], body, arrived,
                                   with_response=request.query.get("with_response") in WITH)
         webhook = re.fullmatch(r"/webhooks/(\d+)/([^/]+)(?:/messages/(@original|\d+))?", path)

@@ -131,6 +131,24 @@ async def test_a_multipart_edit_takes_its_payload_json_and_drops_the_file():
         assert record.followups[-1]["attachments"] == [{"id": 0}]
 
 
+async def test_callbacks_with_a_file_are_counted_apart():
+    """``bench.load`` reports how many answers carried a picture from these counts."""
+    async with StandIn() as discord, aiohttp.ClientSession() as session:
+        plain = discord.command(1, "play")
+        await callback(session, discord, plain, BOARD)
+        pictured = discord.command(2, "play")
+        form = aiohttp.FormData()
+        form.add_field("payload_json", orjson.dumps(BOARD).decode(),
+                       content_type="application/json")
+        form.add_field("files[0]", b"\x89PNG" + bytes(2000), filename="table.png",
+                       content_type="image/png")
+        url = f"{discord.base_url}/api/v10/interactions/{pictured.id}/{pictured.token}/callback"
+        async with session.post(url, data=form) as response:
+            assert response.status == 204
+        assert (discord.callbacks, discord.callbacks_with_files) == (2, 1)
+        assert pictured.answered_at is not None
+
+
 def test_payload_json_without_a_boundary_or_the_part_is_empty():
     assert server.payload_json(b"--x\r\nname=\"other\"\r\n\r\n{}\r\n--x--", b"x") == {}
     assert server.payload_json(b"anything", b"") == {}
