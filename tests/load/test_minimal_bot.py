@@ -8,6 +8,7 @@ import io
 
 from PIL import Image
 
+import bench._minimal_bot as minimal_bot
 from bench._minimal_bot import CLICKS, constant_picture, picture
 from core.quick_worker import QuickWorker
 
@@ -40,11 +41,27 @@ async def test_the_worker_process_draws_the_same_picture():
         worker.close()
 
 
-async def test_the_constant_picture_is_one_drawing_sent_every_time():
-    """``--pictures constant``: the same bytes whatever the board, drawn once in the worker."""
+def test_the_constant_picture_is_drawn_once_whatever_the_board(monkeypatch):
+    """``--pictures constant``: one drawing, sent back for every board."""
+    drawn: list[tuple[int, int]] = []
+
+    def counting(run_id: int, clicks: int) -> bytes:
+        drawn.append((run_id, clicks))
+        return picture(run_id, clicks)
+
+    monkeypatch.setattr(minimal_bot, "picture", counting)
+    minimal_bot._drawn_once.cache_clear()
+    try:
+        first = constant_picture(3, 5)
+        assert constant_picture(9, 29) == constant_picture(4, 1) == first == picture(0, 0)
+        assert drawn == [(0, 0)]
+    finally:
+        minimal_bot._drawn_once.cache_clear()
+
+
+async def test_the_worker_sends_the_constant_picture_back():
     worker = QuickWorker()
     try:
-        first = await worker.run(constant_picture, 3, 5)
-        assert await worker.run(constant_picture, 9, 29) == first == picture(0, 0)
+        assert await worker.run(constant_picture, 9, 29) == picture(0, 0)
     finally:
         worker.close()
