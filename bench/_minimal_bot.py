@@ -114,14 +114,13 @@ def board(run_id: int, clicks: int) -> discord.ui.View:
     return view
 
 
-_FONT: list[ImageFont.ImageFont | ImageFont.FreeTypeFont] = []
+#: Pillow's default font, loaded once (by default each text would load it again).
+_font = functools.cache(ImageFont.load_default)
 
 
 def picture(run_id: int, clicks: int) -> bytes:
     """The run as a PNG: a row of coins, the clicked ones filled (in the worker process)."""
-    if not _FONT:
-        _FONT.append(ImageFont.load_default())  # loaded once, not at every text
-    font = _FONT[0]
+    font = _font()
     image = Image.new("L", (640, 160), 40)  # grey: a third of RGB's bytes to encode
     draw = ImageDraw.Draw(image)
     draw.text((16, 12), board_text(run_id, clicks), fill=230, font=font)

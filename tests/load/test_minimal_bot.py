@@ -5,7 +5,9 @@ real pictures."""
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 
+import pytest
 from PIL import Image
 
 import bench._minimal_bot as minimal_bot
@@ -33,12 +35,16 @@ def test_the_picture_is_about_a_table_pictures_size():
     assert 3_000 < len(picture(7, 12)) < 20_000
 
 
-async def test_the_worker_process_draws_the_same_picture():
-    worker = QuickWorker()
-    try:
-        assert await worker.run(picture, 3, 5) == picture(3, 5)
-    finally:
-        worker.close()
+@pytest.fixture
+def worker() -> Iterator[QuickWorker]:
+    """A worker process as the minimal bot's (started at its first job), closed after."""
+    started = QuickWorker()
+    yield started
+    started.close()
+
+
+async def test_the_worker_process_draws_the_same_picture(worker):
+    assert await worker.run(picture, 3, 5) == picture(3, 5)
 
 
 def test_the_constant_picture_is_drawn_once_whatever_the_board(monkeypatch):
@@ -59,9 +65,5 @@ def test_the_constant_picture_is_drawn_once_whatever_the_board(monkeypatch):
         minimal_bot._drawn_once.cache_clear()
 
 
-async def test_the_worker_sends_the_constant_picture_back():
-    worker = QuickWorker()
-    try:
-        assert await worker.run(constant_picture, 9, 29) == picture(0, 0)
-    finally:
-        worker.close()
+async def test_the_worker_sends_the_constant_picture_back(worker):
+    assert await worker.run(constant_picture, 9, 29) == picture(0, 0)
